@@ -1,0 +1,34 @@
+"""Build the compiled kernel. Metadata lives in pyproject.toml; this file only cythonizes.
+
+``GENIAL_DEBUG=1`` builds with bounds checks, wraparound and initialisation checks on (used by CI).
+"""
+
+import os
+
+import numpy as np
+from Cython.Build import cythonize
+from setuptools import Extension, setup
+
+DEBUG = os.environ.get("GENIAL_DEBUG", "") not in ("", "0")
+
+directives = {
+    "language_level": 3,
+    "boundscheck": DEBUG,
+    "wraparound": DEBUG,
+    "initializedcheck": DEBUG,
+    "cdivision": not DEBUG,
+    "embedsignature": True,
+}
+
+extensions = [
+    Extension(
+        "genial._core",
+        ["src/genial/_core.pyx"],
+        include_dirs=[np.get_include()],
+        define_macros=[("NPY_NO_DEPRECATED_API", "NPY_2_0_API_VERSION")],
+        extra_compile_args=["-O0", "-g"] if DEBUG else ["-O3"],
+    )
+]
+
+# force: the directives differ between debug and release builds, so never reuse a stale .c
+setup(ext_modules=cythonize(extensions, compiler_directives=directives, force=True))

@@ -1,0 +1,35 @@
+"""genial: a fast, correct simulator of Reiner Knizia's *Ingenious* (*Einfach Genial*).
+
+>>> import genial
+>>> game = genial.Game(players=3, seed=42)
+>>> game.players, len(game.legal_moves()) > 0
+(3, True)
+"""
+
+from .game import (
+    ACTION_SIZE,
+    COLOURS,
+    EDGES,
+    SYMBOLS,
+    Game,
+    GenialError,
+    IllegalMoveError,
+    Move,
+    PositionError,
+    RecordError,
+)
+
+__all__ = [
+    "ACTION_SIZE",
+    "COLOURS",
+    "EDGES",
+    "SYMBOLS",
+    "Game",
+    "GenialError",
+    "IllegalMoveError",
+    "Move",
+    "PositionError",
+    "RecordError",
+]
+
+__version__ = "0.1.0"

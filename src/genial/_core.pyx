@@ -1,0 +1,1003 @@
+# cython: language_level=3
+"""The compiled kernel of genial: board tables, game state, rules, policies, playouts.
+
+Everything here works on a fixed-size C struct (:c:type:`State`), so that copying a game is a
+``memcpy`` and whole games run without the GIL. The Python layer (``genial.game``) is a thin,
+checked face of this module; nothing here knows about it.
+
+Geometry (RULES §1.2): axial ``(q, r)``, pointy-top cells. Cells live in a padded 17 x 17 grid,
+``index = (r + 8) * 17 + (q + 8)``, so that a neighbour is ``index + OFF[d]`` and a walk always
+stops on a WALL cell before leaving the array::
+
+          NW (0,-1)   NE (1,-1)             direction  index  (dq, dr)  offset
+               \\       /                      E          0    ( 1, 0)    +1
+      W (-1,0) -- cell -- E (1,0)              NE         1    ( 1,-1)   -16
+               /       \\                      NW         2    ( 0,-1)   -17
+          SW (-1,1)   SE (0,1)                 W          3    (-1, 0)    -1
+                                               SW         4    (-1, 1)   +16
+                                               SE         5    ( 0, 1)   +17
+
+Scoring (RULES §3.3) uses *potentials*: ``pot[cell][colour]`` is, for an empty cell, the sum of its
+six rays of that colour. A half's score equals the potential of its cell on the board before the
+placement, and filling one cell only changes the potentials of the empty cells at the two ends of
+the runs through it, on its three axes. The potentials are kept up to date by :c:func:`fill`.
+"""
+
+from cpython.pycapsule cimport PyCapsule_GetPointer
+from libc.stdint cimport int16_t, int32_t, int64_t, uint8_t, uint16_t, uint32_t, uint64_t
+from libc.string cimport memcpy, memset
+from numpy.random cimport bitgen_t
+
+import numpy as np
+
+cimport numpy as cnp
+
+cnp.import_array()
+
+# ---------------------------------------------------------------------------------------------
+# constants
+
+cdef enum:
+    W = 17              # width of the padded grid
+    NCELL = 289         # cells of the padded grid
+    NEDGE = 426         # pairs of adjacent non-printed cells of the full board (the action edges)
+    NTYPE = 21          # tile types
+    NCOL = 6            # colours
+    EMPTY = 6           # board value of an empty area cell
+    WALL = 7            # board value of a cell outside the area (or outside the board)
+    MAXP = 4            # seats
+    MAXRACK = 6         # tiles in a rack
+    MAXBAG = 120        # tiles in the largest set
+    NOSYM = 255         # first_symbol: this seat has not placed yet
+    ANYSYM = 254        # first_symbol: placed, touching no symbol (rules without the symbol rule)
+    ACT_SWAP = 15336    # NEDGE * 36
+    ACT_KEEP = 15337
+    ACT_SIZE = 15338
+    MAXCAND = 5120      # placements with distinct values: <= 6 tiles x 2 ways x 426 edges
+
+cdef enum:
+    PH_PLACE = 0
+    PH_SWAP = 1
+    PH_OVER = 2
+
+cdef enum:
+    BONUS_NONE = 0      # no bonus plays (solo)
+    BONUS_EACH = 1      # one per counter reaching a threshold (RULES §3.4)
+    BONUS_ONE = 2       # at most one per placement (tournament rules, RULES §4.3)
+
+cdef enum:
+    FIRST_NONE = 0      # no first-round rule
+    FIRST_NEW_SYMBOL = 1  # touch a symbol no earlier first placement touched (RULES §3.2)
+    FIRST_SYMBOL_OR_TILE = 2  # touch a symbol or a tile (RULES §4.3)
+
+cdef enum:
+    POL_RANDOM = 0
+    POL_GREEDY = 1
+    POL_EPSILON = 2
+
+PHASES = ("place", "swap", "over")
+ACTION_SIZE = ACT_SIZE
+ACTION_SWAP = ACT_SWAP
+ACTION_KEEP = ACT_KEEP
+N_EDGES = NEDGE
+N_TILE_TYPES = NTYPE
+POLICIES = {"random": POL_RANDOM, "greedy": POL_GREEDY, "epsilon-greedy": POL_EPSILON}
+
+# ---------------------------------------------------------------------------------------------
+# the state
+
+cdef struct State:
+    # rules (parameters of the game, RULES §1.3, §2, §3, §4)
+    uint8_t players             # seats
+    uint8_t radius              # area: cells at distance <= radius
+    uint8_t rack_size           # tiles a rack is refilled to
+    uint8_t cap                 # a counter's maximum
+    uint8_t cross               # crossing point: points beyond it are lost when it is reached
+    uint8_t bonus_rule          # BONUS_*
+    uint8_t first_rule          # FIRST_*
+    uint8_t counter_of[MAXP]    # the counter set each seat scores on (teams share one)
+    # whose turn, and where in the turn
+    uint8_t current             # seat to move
+    uint8_t phase               # PH_*
+    uint8_t bonus               # bonus placements still owed this turn
+    uint8_t first_symbol[MAXP]  # symbol each seat's first placement touched, NOSYM, ANYSYM
+    int16_t turn                # turns started, 1 at the start
+    int16_t placements          # placements made
+    # statistics of the game so far
+    uint16_t n_bonus[MAXP]      # bonus placements made per seat
+    uint16_t n_swaps[MAXP]      # swaps per seat
+    int16_t opening[MAXP]       # each seat's first placement (action id), -1 before it
+    # material
+    uint8_t score[MAXP][NCOL]   # counters, per counter set and colour
+    uint8_t rack[MAXP][MAXRACK] # tile types
+    uint8_t rack_n[MAXP]
+    uint8_t bag[MAXBAG]         # tile types, unordered
+    uint8_t bag_n
+    # board
+    uint8_t board[NCELL]        # colour 0..5, EMPTY or WALL
+    uint8_t pot[NCELL][NCOL]    # potentials of empty cells (see the module docstring)
+    int16_t free_list[NEDGE]    # edges whose two cells are empty, in no particular order
+    int16_t free_pos[NEDGE]     # position of an edge in free_list, -1 if not free
+    int16_t n_free
+
+cdef struct Draws:
+    # where drawn tiles come from and where they are logged
+    bitgen_t *rng               # random draws, when script is NULL
+    const uint8_t *script       # scripted draws (replaying a record)
+    int n_script
+    int pos
+    uint8_t *log                # every drawn tile is appended here, if not NULL
+    int n_log
+    int max_log
+    int error                   # set when a scripted tile is missing or not in the bag
+
+# ---------------------------------------------------------------------------------------------
+# tables, built once at import
+
+cdef int OFF[6]
+OFF[:] = [1, -16, -17, -1, 16, 17]
+
+cdef uint8_t DIST[NCELL]            # distance from the centre, 255 off the board
+cdef int16_t EDGE_A[NEDGE]          # the edge's first cell (row-major order)
+cdef int16_t EDGE_B[NEDGE]
+cdef int16_t EDGE_DIR[NEDGE]        # direction from A to B
+cdef int16_t CELL_EDGE[NCELL][6]    # edge from a cell in a direction, -1 if none
+cdef int16_t EDGE_SYMBOL[NEDGE]     # the symbol the edge touches, -1 if none
+cdef uint8_t TOUCHES[NCELL]         # symbol a cell is adjacent to, 255 if none
+cdef int16_t SYMBOL_CELL[NCOL]
+cdef uint8_t TILE_LO[NTYPE]
+cdef uint8_t TILE_HI[NTYPE]
+cdef uint8_t TILE_MASK[NTYPE]       # bit c set if the tile shows colour c
+cdef uint8_t TILE_OF[NCOL][NCOL]
+cdef uint8_t STANDARD_SET[NTYPE]    # tiles of each type in the standard set
+cdef State TEMPLATE[MAXP + 1]       # empty board, full bag, per player count (2..4)
+
+SYMBOLS = ((0, -5), (5, -5), (5, 0), (0, 5), (-5, 5), (-5, 0))
+COLOURS = "RGBOYP"
+
+
+cdef inline int cell_index(int q, int r) noexcept nogil:
+    return (r + 8) * W + (q + 8)
+
+
+def index_of(int q, int r):
+    """Index of cell ``(q, r)`` in the padded grid (no range check)."""
+    return cell_index(q, r)
+
+
+def coords_of(int idx):
+    """Axial ``(q, r)`` of a padded-grid index."""
+    return (idx % W - 8, idx // W - 8)
+
+
+cdef void _build_tables():
+    cdef int q, r, s, i, d, e, n, t, a, b, k
+    for i in range(NCELL):
+        DIST[i] = 255
+        TOUCHES[i] = 255
+        for d in range(6):
+            CELL_EDGE[i][d] = -1
+    for r in range(-7, 8):
+        for q in range(-7, 8):
+            s = -q - r
+            if -7 <= s <= 7:
+                DIST[cell_index(q, r)] = max(abs(q), abs(r), abs(s))
+    for k in range(NCOL):
+        SYMBOL_CELL[k] = cell_index(SYMBOLS[k][0], SYMBOLS[k][1])
+        for d in range(6):
+            TOUCHES[SYMBOL_CELL[k] + OFF[d]] = k
+    # edges: row-major over the first cell, then the second (E, SW, SE all point forward)
+    e = 0
+    for a in range(NCELL):
+        if DIST[a] == 255 or _is_symbol(a):
+            continue
+        pairs = []
+        for d in (0, 4, 5):
+            b = a + OFF[d]
+            if DIST[b] != 255 and not _is_symbol(b):
+                pairs.append((b, d))
+        for b, d in sorted(pairs):
+            EDGE_A[e] = a
+            EDGE_B[e] = b
+            EDGE_DIR[e] = d
+            CELL_EDGE[a][d] = e
+            CELL_EDGE[b][(d + 3) % 6] = e
+            EDGE_SYMBOL[e] = TOUCHES[a] if TOUCHES[a] != 255 else TOUCHES[b]
+            if EDGE_SYMBOL[e] == 255:
+                EDGE_SYMBOL[e] = -1
+            e += 1
+    assert e == NEDGE, e
+    t = 0
+    for a in range(NCOL):
+        for b in range(a, NCOL):
+            TILE_LO[t] = a
+            TILE_HI[t] = b
+            TILE_MASK[t] = (1 << a) | (1 << b)
+            TILE_OF[a][b] = t
+            TILE_OF[b][a] = t
+            STANDARD_SET[t] = 5 if a == b else 6   # RULES §2.1
+            t += 1
+    for n in range(2, MAXP + 1):
+        _init_state(&TEMPLATE[n], n)
+
+
+cdef bint _is_symbol(int idx):
+    cdef int k
+    for k in range(NCOL):
+        if SYMBOL_CELL[k] == idx:
+            return True
+    return False
+
+
+cdef void _init_state(State *st, int players):
+    """An empty board of the base game (RULES §3) for ``players`` seats, nobody dealt."""
+    cdef int i, e, k
+    memset(st, 0, sizeof(State))
+    st.players = players
+    st.radius = {2: 5, 3: 6, 4: 7}[players]
+    st.rack_size = MAXRACK
+    st.cap = 18
+    st.cross = 18
+    st.bonus_rule = BONUS_EACH
+    st.first_rule = FIRST_NEW_SYMBOL
+    for i in range(MAXP):
+        st.counter_of[i] = i
+        st.first_symbol[i] = NOSYM
+        st.opening[i] = -1
+    st.phase = PH_PLACE
+    st.turn = 1
+    _reset_board(st)
+    fill_bag(st, STANDARD_SET)
+
+
+cdef void _reset_board(State *st) noexcept nogil:
+    """Empty the area, then put the printed symbols on it (through fill, so potentials follow)."""
+    cdef int i, e, k
+    for i in range(NCELL):
+        st.board[i] = EMPTY if DIST[i] <= st.radius else WALL
+    memset(st.pot, 0, sizeof(st.pot))
+    st.n_free = 0
+    for e in range(NEDGE):
+        if st.board[EDGE_A[e]] == EMPTY and st.board[EDGE_B[e]] == EMPTY:
+            st.free_pos[e] = st.n_free
+            st.free_list[st.n_free] = e
+            st.n_free += 1
+        else:
+            st.free_pos[e] = -1
+    for k in range(NCOL):
+        fill(st, SYMBOL_CELL[k], k)
+
+
+# ---------------------------------------------------------------------------------------------
+# randomness
+
+cdef inline uint32_t rand_below(bitgen_t *rng, uint32_t n) noexcept nogil:
+    """A uniform integer in [0, n), n >= 1 (Lemire's multiply-shift with rejection)."""
+    cdef uint64_t m = <uint64_t>rng.next_uint32(rng.state) * n
+    cdef uint32_t low = <uint32_t>m
+    cdef uint32_t threshold
+    if low < n:
+        threshold = (<uint32_t>0 - n) % n
+        while low < threshold:
+            m = <uint64_t>rng.next_uint32(rng.state) * n
+            low = <uint32_t>m
+    return <uint32_t>(m >> 32)
+
+
+cdef inline int draw_tile(State *st, Draws *ds) noexcept nogil:
+    """Take one tile from the bag (random, or the next scripted one); -1 if impossible."""
+    cdef int i, t
+    if st.bag_n == 0:
+        return -1
+    if ds.script != NULL:
+        if ds.pos >= ds.n_script:
+            ds.error = 1
+            return -1
+        t = ds.script[ds.pos]
+        ds.pos += 1
+        i = 0
+        while i < st.bag_n and st.bag[i] != t:
+            i += 1
+        if i == st.bag_n:
+            ds.error = 2
+            return -1
+    else:
+        i = rand_below(ds.rng, st.bag_n)
+        t = st.bag[i]
+    st.bag_n -= 1
+    st.bag[i] = st.bag[st.bag_n]
+    if ds.log != NULL and ds.n_log < ds.max_log:
+        ds.log[ds.n_log] = t
+        ds.n_log += 1
+    return t
+
+
+# ---------------------------------------------------------------------------------------------
+# the board
+
+cdef inline void remove_free(State *st, int e) noexcept nogil:
+    cdef int p = st.free_pos[e]
+    cdef int last
+    if p < 0:
+        return
+    st.n_free -= 1
+    last = st.free_list[st.n_free]
+    st.free_list[p] = last
+    st.free_pos[last] = p
+    st.free_pos[e] = -1
+
+
+cdef void fill(State *st, int z, int c) noexcept nogil:
+    """Put colour ``c`` on the empty cell ``z``; update potentials and free edges."""
+    cdef int d, step, ef, eb, nf, nb
+    st.board[z] = c
+    for d in range(3):
+        step = OFF[d]
+        ef = z + step
+        nf = 0
+        while st.board[ef] == c:
+            ef += step
+            nf += 1
+        eb = z - step
+        nb = 0
+        while st.board[eb] == c:
+            eb -= step
+            nb += 1
+        if st.board[ef] == EMPTY:
+            st.pot[ef][c] += 1 + nb
+        if st.board[eb] == EMPTY:
+            st.pot[eb][c] += 1 + nf
+    for d in range(6):
+        if CELL_EDGE[z][d] >= 0:
+            remove_free(st, CELL_EDGE[z][d])
+
+
+cdef inline int add_points(State *st, int k, int c, int g) noexcept nogil:
+    """Add ``g`` points to counter set ``k``, colour ``c``; return the bonus plays earned."""
+    cdef int old = st.score[k][c]
+    cdef int new = old + g
+    if old < st.cross and new >= st.cross:
+        st.score[k][c] = st.cross          # the excess is lost at the crossing (RULES §3.3, §4.1)
+        return 1
+    if new >= st.cap:
+        st.score[k][c] = st.cap
+        return 1 if old < st.cap else 0
+    st.score[k][c] = new
+    return 0
+
+
+# ---------------------------------------------------------------------------------------------
+# rules of a turn
+
+cdef inline int rack_find(State *st, int p, int t) noexcept nogil:
+    cdef int i
+    for i in range(st.rack_n[p]):
+        if st.rack[p][i] == t:
+            return i
+    return -1
+
+
+cdef inline uint8_t used_symbols(State *st) noexcept nogil:
+    cdef uint8_t used = 0
+    cdef int i
+    for i in range(st.players):
+        if st.first_symbol[i] < NCOL:
+            used |= 1 << st.first_symbol[i]
+    return used
+
+
+cdef inline bint touches_tile(State *st, int e) noexcept nogil:
+    """Whether a cell of edge ``e`` is next to a printed symbol or a tile (RULES §4.3)."""
+    cdef int d
+    for d in range(6):
+        if st.board[EDGE_A[e] + OFF[d]] < NCOL or st.board[EDGE_B[e] + OFF[d]] < NCOL:
+            return True
+    return False
+
+
+cdef inline int first_round_ok(State *st, int e, uint8_t used) noexcept nogil:
+    """Whether edge ``e`` is allowed for the current seat's first placement (RULES §3.2)."""
+    if st.first_rule == FIRST_NEW_SYMBOL:
+        return EDGE_SYMBOL[e] >= 0 and not (used >> EDGE_SYMBOL[e]) & 1
+    if st.first_rule == FIRST_SYMBOL_OR_TILE:
+        return touches_tile(st, e)
+    return True
+
+
+cdef inline bint is_first_placement(State *st) noexcept nogil:
+    return st.first_rule != FIRST_NONE and st.first_symbol[st.current] == NOSYM
+
+
+cdef bint swap_allowed(State *st) noexcept nogil:
+    """RULES §3.5: no rack tile shows any of the lowest colours (ties included); rack non-empty."""
+    cdef int p = st.current
+    cdef int k = st.counter_of[p]
+    cdef int c, i, low = 255
+    cdef uint8_t mask = 0
+    if st.rack_n[p] == 0:
+        return False
+    for c in range(NCOL):
+        if st.score[k][c] < low:
+            low = st.score[k][c]
+    for c in range(NCOL):
+        if st.score[k][c] == low:
+            mask |= 1 << c
+    for i in range(st.rack_n[p]):
+        if TILE_MASK[st.rack[p][i]] & mask:
+            return False
+    return True
+
+
+cdef int next_turn(State *st) noexcept nogil:
+    """Pass the turn to the next seat holding tiles; end the game if nobody holds any."""
+    cdef int i, q
+    for i in range(1, st.players + 1):
+        q = (st.current + i) % st.players
+        if st.rack_n[q] > 0:
+            st.current = q
+            st.phase = PH_PLACE
+            st.bonus = 0
+            st.turn += 1
+            return 0
+    st.phase = PH_OVER
+    return 0
+
+
+cdef int refill(State *st, int p, Draws *ds) noexcept nogil:
+    cdef int t
+    while st.rack_n[p] < st.rack_size and st.bag_n > 0:
+        t = draw_tile(st, ds)
+        if t < 0:
+            return -1
+        st.rack[p][st.rack_n[p]] = t
+        st.rack_n[p] += 1
+    return 0
+
+
+cdef int do_swap(State *st, Draws *ds) noexcept nogil:
+    """RULES §3.5: set the rack aside, draw a new one, return the old tiles to the bag."""
+    cdef int p = st.current
+    cdef uint8_t old[MAXRACK]
+    cdef int i, n = st.rack_n[p]
+    for i in range(n):
+        old[i] = st.rack[p][i]
+    st.rack_n[p] = 0
+    if refill(st, p, ds) < 0:
+        return -1
+    for i in range(n):
+        st.bag[st.bag_n] = old[i]
+        st.bag_n += 1
+    st.n_swaps[p] += 1
+    return next_turn(st)
+
+
+cdef int end_placements(State *st, Draws *ds) noexcept nogil:
+    """The placements of the turn are done: offer the swap, or refill and pass."""
+    st.bonus = 0
+    if swap_allowed(st):
+        st.phase = PH_SWAP
+        return 0
+    if refill(st, st.current, ds) < 0:
+        return -1
+    return next_turn(st)
+
+
+cdef int place(State *st, int action, Draws *ds) noexcept nogil:
+    """Apply a legal placement (RULES §3.2-§3.6): score, bonus plays, end of turn or game."""
+    cdef int p = st.current
+    cdef int k = st.counter_of[p]
+    cdef int e = action // 36
+    cdef int c0 = (action // 6) % 6
+    cdef int c1 = action % 6
+    cdef int a = EDGE_A[e], b = EDGE_B[e]
+    cdef int g0 = st.pot[a][c0], g1 = st.pot[b][c1]   # both read before either half is placed
+    cdef int i, c, earned, full
+    i = rack_find(st, p, TILE_OF[c0][c1])
+    st.rack_n[p] -= 1
+    st.rack[p][i] = st.rack[p][st.rack_n[p]]
+    if st.first_symbol[p] == NOSYM:
+        st.first_symbol[p] = EDGE_SYMBOL[e] if EDGE_SYMBOL[e] >= 0 else ANYSYM
+        st.opening[p] = action
+    fill(st, a, c0)
+    fill(st, b, c1)
+    st.placements += 1
+    if st.bonus > 0:
+        st.bonus -= 1
+        st.n_bonus[p] += 1
+    if c0 == c1:
+        earned = add_points(st, k, c0, g0 + g1)
+    else:
+        earned = add_points(st, k, c0, g0) + add_points(st, k, c1, g1)
+    if st.bonus_rule == BONUS_NONE:
+        earned = 0
+    elif st.bonus_rule == BONUS_ONE and earned > 1:
+        earned = 1
+    st.bonus += earned
+    # RULES §3.6: six counters at the cap win at once; a board without free pairs ends the game
+    full = 1
+    for c in range(NCOL):
+        if st.score[k][c] < st.cap:
+            full = 0
+    if full or st.n_free == 0:
+        st.phase = PH_OVER
+        st.bonus = 0
+        return 0
+    if st.bonus > 0 and st.rack_n[p] > 0:
+        return 0                           # a bonus placement follows (RULES §3.4)
+    return end_placements(st, ds)
+
+
+cdef int apply_action(State *st, int action, Draws *ds) noexcept nogil:
+    """Apply a legal action (unchecked). Returns 0, or -1 when a draw failed."""
+    if action == ACT_SWAP:
+        return do_swap(st, ds)
+    if action == ACT_KEEP:
+        if refill(st, st.current, ds) < 0:
+            return -1
+        return next_turn(st)
+    return place(st, action, ds)
+
+
+cdef bint is_legal(State *st, int action) noexcept nogil:
+    cdef int e, c0, c1
+    if st.phase == PH_SWAP:
+        return action == ACT_SWAP or action == ACT_KEEP
+    if st.phase != PH_PLACE or action < 0 or action >= ACT_SWAP:
+        return False
+    e = action // 36
+    c0 = (action // 6) % 6
+    c1 = action % 6
+    if st.free_pos[e] < 0 or rack_find(st, st.current, TILE_OF[c0][c1]) < 0:
+        return False
+    if is_first_placement(st) and not first_round_ok(st, e, used_symbols(st)):
+        return False
+    return True
+
+
+cdef int legal_actions(State *st, int32_t *out) noexcept nogil:
+    """Write the legal actions in increasing order; return their number."""
+    cdef int n = 0, e, c0, c1, i
+    cdef uint8_t have[NTYPE]
+    cdef uint8_t used
+    cdef bint first
+    if st.phase == PH_SWAP:
+        out[0] = ACT_SWAP
+        out[1] = ACT_KEEP
+        return 2
+    if st.phase != PH_PLACE:
+        return 0
+    memset(have, 0, sizeof(have))
+    for i in range(st.rack_n[st.current]):
+        have[st.rack[st.current][i]] = 1
+    first = is_first_placement(st)
+    used = used_symbols(st)
+    for e in range(NEDGE):
+        if st.free_pos[e] < 0:
+            continue
+        if first and not first_round_ok(st, e, used):
+            continue
+        for c0 in range(NCOL):
+            for c1 in range(NCOL):
+                if have[TILE_OF[c0][c1]]:
+                    out[n] = e * 36 + c0 * 6 + c1
+                    n += 1
+    return n
+
+
+cdef uint64_t rank_key(State *st, int k) noexcept nogil:
+    """Counters of set ``k`` sorted ascending, packed so that a larger key ranks higher (§3.7)."""
+    cdef uint8_t v[NCOL]
+    cdef int i, j
+    cdef uint8_t x
+    cdef uint64_t key = 0
+    for i in range(NCOL):
+        x = st.score[k][i]
+        j = i
+        while j > 0 and v[j - 1] > x:
+            v[j] = v[j - 1]
+            j -= 1
+        v[j] = x
+    for i in range(NCOL):
+        key = (key << 8) | v[i]
+    return key
+
+
+cdef void ranks(State *st, int16_t *out) noexcept nogil:
+    """Competition ranks per seat: the number of seats with a strictly better counter vector."""
+    cdef uint64_t key[MAXP]
+    cdef int i, j
+    for i in range(st.players):
+        key[i] = rank_key(st, st.counter_of[i])
+    for i in range(st.players):
+        out[i] = 0
+        for j in range(st.players):
+            if key[j] > key[i]:
+                out[i] += 1
+
+
+# ---------------------------------------------------------------------------------------------
+# policies
+
+cdef int choose_random(State *st, bitgen_t *rng) noexcept nogil:
+    """A uniformly random rack tile on a uniformly random legal pair of cells, random way round;
+    the swap decision on a fair coin."""
+    cdef int p = st.current, t, e, i, n, lo, hi
+    cdef int16_t cand[NEDGE]
+    cdef uint8_t used
+    if st.phase == PH_SWAP:
+        return ACT_SWAP if rand_below(rng, 2) else ACT_KEEP
+    if st.rack_n[p] == 0 or st.n_free == 0:
+        return -1
+    t = st.rack[p][rand_below(rng, st.rack_n[p])]
+    if is_first_placement(st):
+        used = used_symbols(st)
+        n = 0
+        for i in range(st.n_free):
+            if first_round_ok(st, st.free_list[i], used):
+                cand[n] = st.free_list[i]
+                n += 1
+        if n == 0:
+            return -1
+        e = cand[rand_below(rng, n)]
+    else:
+        e = st.free_list[rand_below(rng, st.n_free)]
+    lo = TILE_LO[t]
+    hi = TILE_HI[t]
+    if lo != hi and rand_below(rng, 2):
+        lo, hi = hi, lo
+    return e * 36 + lo * 6 + hi
+
+
+cdef inline int gain_value(int s, int g, int cap) noexcept nogil:
+    """Increase of -(cap - s)^2 when ``g`` points are added to a counter at ``s``."""
+    cdef int t = s + g
+    if t > cap:
+        t = cap
+    return (cap - s) * (cap - s) - (cap - t) * (cap - t)
+
+
+cdef int choose_greedy(State *st, bitgen_t *rng) noexcept nogil:
+    """The placement maximising sum_c -(cap - s_c)^2 after it, ties at random; always swap."""
+    cdef int p = st.current
+    cdef int k = st.counter_of[p]
+    cdef int cap = st.cross
+    cdef int i, j, e, a, b, lo, hi, t, v, best = -1, n = 0
+    cdef int ntypes = 0
+    cdef uint8_t types[MAXRACK]
+    cdef uint8_t have[NTYPE]
+    cdef int32_t cand[MAXCAND]
+    cdef uint8_t used
+    cdef bint first
+    if st.phase == PH_SWAP:
+        return ACT_SWAP
+    memset(have, 0, sizeof(have))
+    for i in range(st.rack_n[p]):
+        t = st.rack[p][i]
+        if not have[t]:
+            have[t] = 1
+            types[ntypes] = t
+            ntypes += 1
+    first = is_first_placement(st)
+    used = used_symbols(st)
+    for i in range(st.n_free):
+        e = st.free_list[i]
+        if first and not first_round_ok(st, e, used):
+            continue
+        a = EDGE_A[e]
+        b = EDGE_B[e]
+        for j in range(ntypes):
+            lo = TILE_LO[types[j]]
+            hi = TILE_HI[types[j]]
+            if lo == hi:
+                v = gain_value(st.score[k][lo], st.pot[a][lo] + st.pot[b][lo], cap)
+                if v > best:
+                    best = v
+                    n = 0
+                if v == best:
+                    cand[n] = e * 36 + lo * 7
+                    n += 1
+            else:
+                v = (gain_value(st.score[k][lo], st.pot[a][lo], cap)
+                     + gain_value(st.score[k][hi], st.pot[b][hi], cap))
+                if v > best:
+                    best = v
+                    n = 0
+                if v == best:
+                    cand[n] = e * 36 + lo * 6 + hi
+                    n += 1
+                v = (gain_value(st.score[k][hi], st.pot[a][hi], cap)
+                     + gain_value(st.score[k][lo], st.pot[b][lo], cap))
+                if v > best:
+                    best = v
+                    n = 0
+                if v == best:
+                    cand[n] = e * 36 + hi * 6 + lo
+                    n += 1
+    if n == 0:
+        return -1
+    return cand[rand_below(rng, n)]
+
+
+cdef inline int choose(State *st, int policy, double epsilon, bitgen_t *rng) noexcept nogil:
+    if policy == POL_RANDOM:
+        return choose_random(st, rng)
+    if policy == POL_EPSILON and rng.next_double(rng.state) < epsilon:
+        return choose_random(st, rng)
+    return choose_greedy(st, rng)
+
+
+cdef void deal(State *st, Draws *ds) noexcept nogil:
+    cdef int p
+    for p in range(st.players):
+        refill(st, p, ds)
+
+
+cdef void fill_bag(State *st, const uint8_t *counts) noexcept nogil:
+    cdef int t, i
+    st.bag_n = 0
+    for t in range(NTYPE):
+        for i in range(counts[t]):
+            st.bag[st.bag_n] = t
+            st.bag_n += 1
+
+
+cdef int _t
+_build_tables()
+STANDARD_COUNTS = tuple(STANDARD_SET[_t] for _t in range(NTYPE))
+TILES = tuple((TILE_LO[_t], TILE_HI[_t]) for _t in range(NTYPE))
+EDGES = tuple((coords_of(EDGE_A[_t]), coords_of(EDGE_B[_t])) for _t in range(NEDGE))
+
+
+# ---------------------------------------------------------------------------------------------
+# the Python face of the kernel
+
+cdef bitgen_t *_bitgen(object bit_generator) except NULL:
+    return <bitgen_t *>PyCapsule_GetPointer(bit_generator.capsule, "BitGenerator")
+
+
+cdef class Core:
+    """A game state of the kernel, with checked entry points for the Python layer.
+
+    Parameters
+    ----------
+    players : int
+        2, 3 or 4 (RULES §3). The board is empty and nobody is dealt: call :meth:`deal`.
+    """
+
+    cdef State st
+
+    def __init__(self, int players):
+        if players < 2 or players > MAXP:
+            raise ValueError(f"players must be 2, 3 or 4, got {players}")
+        memcpy(&self.st, &TEMPLATE[players], sizeof(State))
+
+    # -- copying and snapshots ------------------------------------------------------------------
+    def copy(self):
+        cdef Core other = Core.__new__(Core)
+        memcpy(&other.st, &self.st, sizeof(State))
+        return other
+
+    def snapshot(self):
+        """The whole state as bytes (for undo)."""
+        return (<char *>&self.st)[:sizeof(State)]
+
+    def restore(self, bytes data):
+        if len(data) != sizeof(State):
+            raise ValueError("snapshot of the wrong size")
+        memcpy(&self.st, <char *>data, sizeof(State))
+
+    # -- reading ---------------------------------------------------------------------------------
+    @property
+    def players(self):
+        return self.st.players
+
+    @property
+    def current(self):
+        return self.st.current
+
+    @property
+    def phase(self):
+        return self.st.phase
+
+    @property
+    def bonus(self):
+        return self.st.bonus
+
+    @property
+    def turn(self):
+        return self.st.turn
+
+    @property
+    def placements(self):
+        return self.st.placements
+
+    @property
+    def n_free(self):
+        return self.st.n_free
+
+    @property
+    def bag_n(self):
+        return self.st.bag_n
+
+    @property
+    def radius(self):
+        return self.st.radius
+
+    @property
+    def cap(self):
+        return self.st.cap
+
+    @property
+    def rack_size(self):
+        return self.st.rack_size
+
+    def scores(self):
+        """Counters per seat, shape (players, 6)."""
+        out = np.zeros((self.st.players, NCOL), dtype=np.int64)
+        cdef int i, c
+        for i in range(self.st.players):
+            for c in range(NCOL):
+                out[i, c] = self.st.score[self.st.counter_of[i]][c]
+        return out
+
+    def rack(self, int p):
+        """Tile type ids of seat ``p``'s rack, sorted."""
+        return sorted(self.st.rack[p][i] for i in range(self.st.rack_n[p]))
+
+    def bag_counts(self):
+        out = [0] * NTYPE
+        cdef int i
+        for i in range(self.st.bag_n):
+            out[self.st.bag[i]] += 1
+        return out
+
+    def board(self):
+        """The padded board as a bytes object of length 289 (colour, 6 = empty, 7 = wall)."""
+        return bytes(self.st.board[i] for i in range(NCELL))
+
+    def first_symbols(self):
+        return [self.st.first_symbol[i] for i in range(self.st.players)]
+
+    def ranks(self):
+        cdef int16_t out[MAXP]
+        ranks(&self.st, out)
+        return np.array([out[i] for i in range(self.st.players)], dtype=np.int64)
+
+    def potential(self, int cell, int colour):
+        return self.st.pot[cell][colour]
+
+    def statistics(self):
+        return {
+            "bonus": [self.st.n_bonus[i] for i in range(self.st.players)],
+            "swaps": [self.st.n_swaps[i] for i in range(self.st.players)],
+            "opening": [self.st.opening[i] for i in range(self.st.players)],
+        }
+
+    # -- moves -----------------------------------------------------------------------------------
+    def legal_actions(self):
+        out = np.empty(ACT_SIZE, dtype=np.int32)
+        cdef int32_t[::1] view = out
+        cdef int n = legal_actions(&self.st, &view[0])
+        return out[:n].copy()
+
+    def is_legal(self, int action):
+        return bool(is_legal(&self.st, action))
+
+    def is_first_placement(self):
+        return bool(self.st.phase == PH_PLACE and is_first_placement(&self.st))
+
+    def first_round_ok(self, int edge):
+        return bool(first_round_ok(&self.st, edge, used_symbols(&self.st)))
+
+    def swap_allowed(self):
+        return bool(swap_allowed(&self.st))
+
+    def is_free_edge(self, int edge):
+        return self.st.free_pos[edge] >= 0
+
+    def gains(self, int edge, int c0, int c1):
+        """Points of each half of ``c0`` on the edge's first cell and ``c1`` on its second."""
+        return (self.st.pot[EDGE_A[edge]][c0], self.st.pot[EDGE_B[edge]][c1])
+
+    def deal(self, bit_generator=None, script=None):
+        """Fill every rack from the bag; return the drawn tile types."""
+        return self._run(-1, bit_generator, script)
+
+    def apply(self, int action, bit_generator=None, script=None):
+        """Apply a legal action; return the tile types drawn. Raises ValueError if illegal.
+
+        Draws come from ``bit_generator`` (a numpy BitGenerator) or, when ``script`` (a sequence
+        of tile type ids) is given, from the script, which must hold exactly the tiles drawn.
+        On any error the state is unchanged.
+        """
+        if not is_legal(&self.st, action):
+            raise ValueError(f"illegal action {action}")
+        return self._run(action, bit_generator, script)
+
+    def _run(self, int action, bit_generator, script):
+        cdef State work
+        cdef Draws ds
+        cdef uint8_t log[MAXBAG]
+        cdef uint8_t buf[MAXBAG]
+        cdef int i, rc
+        memset(&ds, 0, sizeof(Draws))
+        ds.log = log
+        ds.max_log = MAXBAG
+        if script is not None:
+            if len(script) > MAXBAG:
+                raise ValueError("too many scripted draws")
+            for i in range(len(script)):
+                if not 0 <= script[i] < NTYPE:
+                    raise ValueError(f"bad tile type {script[i]}")
+                buf[i] = script[i]
+            ds.script = buf
+            ds.n_script = len(script)
+        elif bit_generator is not None:
+            ds.rng = _bitgen(bit_generator)
+        elif self.st.bag_n > 0:
+            raise ValueError("a bit generator or a script is needed to draw")
+        memcpy(&work, &self.st, sizeof(State))
+        if bit_generator is not None and script is None:
+            with bit_generator.lock, nogil:
+                rc = self._step(&work, action, &ds)
+        else:
+            rc = self._step(&work, action, &ds)
+        if ds.error == 1:
+            raise ValueError(f"the record's draws run out after {ds.pos} tiles")
+        if ds.error == 2:
+            raise ValueError(f"drawn tile {TILES[ds.script[ds.pos - 1]]} is not in the bag")
+        if script is not None and ds.pos != ds.n_script:
+            raise ValueError(f"{ds.n_script} tiles given to draw, {ds.pos} drawn")
+        if rc < 0:
+            raise ValueError("drawing from the bag failed")
+        memcpy(&self.st, &work, sizeof(State))
+        return [log[i] for i in range(ds.n_log)]
+
+    cdef int _step(self, State *st, int action, Draws *ds) noexcept nogil:
+        if action < 0:
+            deal(st, ds)
+            return 0
+        return apply_action(st, action, ds)
+
+    def choose(self, str policy="random", object bit_generator=None, double epsilon=0.1):
+        """The action a built-in policy picks here (``bit_generator``: a numpy BitGenerator)."""
+        cdef int pol = POLICIES[policy]
+        cdef bitgen_t *rng = _bitgen(bit_generator)
+        cdef int a
+        if self.st.phase == PH_OVER:
+            raise ValueError("the game is over")
+        with bit_generator.lock, nogil:
+            a = choose(&self.st, pol, epsilon, rng)
+        return a
+
+    # -- building a position ---------------------------------------------------------------------
+    def set_position(self, dict cells, scores, racks, bag_counts, int current, int phase,
+                     int bonus, first_symbols, int turn):
+        """Replace the whole state. ``cells`` maps padded indices to colours (tile halves only).
+
+        The caller (``Game.from_text``) has checked every value's range.
+        """
+        cdef State *st = &self.st
+        cdef uint8_t counts[NTYPE]
+        cdef int i, c, z
+        _reset_board(st)
+        for z, c in cells.items():
+            fill(st, z, c)
+        for i in range(st.players):
+            for c in range(NCOL):
+                st.score[i][c] = scores[i][c]
+            st.rack_n[i] = len(racks[i])
+            for c in range(len(racks[i])):
+                st.rack[i][c] = racks[i][c]
+            st.first_symbol[i] = first_symbols[i]
+            st.opening[i] = -1
+            st.n_bonus[i] = 0
+            st.n_swaps[i] = 0
+        for i in range(NTYPE):
+            counts[i] = bag_counts[i]
+        fill_bag(st, counts)
+        st.current = current
+        st.phase = phase
+        st.bonus = bonus
+        st.turn = turn
+        st.placements = len(cells) // 2
