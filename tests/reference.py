@@ -78,8 +78,8 @@ class Reference:
 
     Public state:
 
-    * ``players``, ``current_player``, ``phase`` ("place", "swap" or "over"), ``turn`` (turns started
-      so far, 1 at the start; a bonus placement is not a new turn);
+    * ``players``, ``current_player``, ``phase`` ("place", "swap" or "over");
+    * ``turn``: turns started so far, 1 at the start (a bonus placement is not a new turn);
     * ``scores[p][colour]`` (RULES §2.3, §3.3);
     * ``racks[p]`` and ``bag``: Counters of canonical tiles;
     * ``covered``: {cell: colour} of the cells covered by tile halves (printed cells not included);
@@ -119,7 +119,7 @@ class Reference:
         self._instant_winner = None
 
     @classmethod
-    def from_covered(cls, players: int, covered: list[tuple[int, int, int]]) -> "Reference":
+    def from_covered(cls, players: int, covered: list[tuple[int, int, int]]) -> Reference:
         """An analysis position: the given cells (q, r, colour) are covered by tile halves.
 
         Racks are empty, scores 0, player 0 to move, nobody has made a first placement; the bag is
@@ -195,15 +195,21 @@ class Reference:
         return total
 
     def _check_placement_cells(self, move) -> None:
-        assert isinstance(move, tuple) and len(move) == 3 and move[0] == "place", f"not a placement: {move!r}"
+        assert isinstance(move, tuple), f"not a placement: {move!r}"
+        assert len(move) == 3, f"not a placement: {move!r}"
+        assert move[0] == "place", f"not a placement: {move!r}"
         (a, ca), (b, cb) = move[1], move[2]
-        assert ca in range(6) and cb in range(6), f"bad colours in {move!r}"
-        assert self.in_area(a) and self.in_area(b), f"cell outside the area in {move!r}"
-        assert self.colour_at(a) is None and self.colour_at(b) is None, f"cell not empty in {move!r}"
+        for cell, colour in ((a, ca), (b, cb)):
+            assert colour in range(6), f"bad colour in {move!r}"
+            assert self.in_area(cell), f"cell outside the area in {move!r}"
+            assert self.colour_at(cell) is None, f"cell not empty in {move!r}"
         assert are_adjacent(a, b), f"cells not adjacent in {move!r}"
 
     def gains(self, move) -> tuple[int, int]:
-        """Points of each half of a placement on the current board (RULES §3.3), no cap, not played."""
+        """Points of each half of a placement on the current board (RULES §3.3).
+
+        No cap is applied and nothing is played.
+        """
         self._check_placement_cells(move)
         (a, ca), (b, cb) = move[1], move[2]
         return (self.half_points(a, ca, b), self.half_points(b, cb, a))
@@ -272,7 +278,10 @@ class Reference:
         return count
 
     def _apply(self, move) -> tuple[str | None, int]:
-        """Apply `move` up to the point where tiles are drawn; return (draw kind, number to draw)."""
+        """Apply `move` up to the point where tiles are drawn.
+
+        Returns (draw kind, number of tiles to draw); the kind is "refill", "swap" or None.
+        """
         assert move in self.legal_moves(), f"illegal move {move!r} (phase {self.phase})"
         player = self.current_player
         bag_size = self.bag.total()
@@ -343,7 +352,8 @@ class Reference:
         """Pass the turn to the next player (RULES §3.1), skipping empty racks (RULES §3.6)."""
         self.bonus_pending = 0
         if all(rack.total() == 0 for rack in self.racks):
-            self._end()  # RULES §3.6 decision: every rack empty (cannot happen with the standard set)
+            # RULES §3.6 decision: every rack empty (cannot happen with the standard set)
+            self._end()
             return
         player = (self.current_player + 1) % self.players
         while self.racks[player].total() == 0:
@@ -362,7 +372,10 @@ class Reference:
         return self._instant_winner
 
     def ranks(self) -> list[int]:
-        """RULES §3.7: rank = number of players strictly better (0 = best); an instant winner is first."""
+        """RULES §3.7: rank = number of players strictly better (0 = best).
+
+        An instant winner (RULES §3.6) is first whatever the counters.
+        """
 
         def key(player):
             return (player == self._instant_winner, sorted(self.scores[player]))
@@ -374,15 +387,15 @@ class Reference:
 
 
 __all__ = [
-    "DIRECTIONS",
-    "SYMBOL_CELLS",
-    "PRINTED",
     "CAP",
-    "SWAP",
+    "DIRECTIONS",
     "KEEP",
+    "PRINTED",
+    "SWAP",
+    "SYMBOL_CELLS",
     "Reference",
+    "distance",
     "placement",
     "standard_set",
     "tile_of",
-    "distance",
 ]

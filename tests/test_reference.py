@@ -19,7 +19,7 @@ import pytest
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from reference import (  # noqa: E402
+from reference import (
     CAP,
     KEEP,
     PRINTED,
@@ -31,7 +31,7 @@ from reference import (  # noqa: E402
     tile_of,
 )
 
-R, G, B, O, Y, P = range(6)
+R, G, B, O, Y, P = range(6)  # noqa: E741 (the colour letters of RULES §1.4)
 
 FULL_RACKS = {
     2: [[(R, G)] * 6, [(B, O)] * 6],
@@ -60,7 +60,7 @@ def placed_pairs(moves):
 
 
 @pytest.mark.parametrize(
-    "players, cells, free_cells, free_pairs",
+    ("players", "cells", "free_cells", "free_pairs"),
     [(2, 91, 85, 222), (3, 127, 121, 306), (4, 169, 163, 426)],
 )
 def test_rules_1_3_and_1_5_area_free_cells_and_free_pairs(players, cells, free_cells, free_pairs):
@@ -77,7 +77,7 @@ def test_rules_1_4_printed_cells_at_distance_5():
     assert SYMBOL_CELLS == {R: (0, -5), G: (5, -5), B: (5, 0), O: (0, 5), Y: (-5, 5), P: (-5, 0)}
 
 
-@pytest.mark.parametrize("players, pairs", [(2, 54), (3, 102), (4, 144)])
+@pytest.mark.parametrize(("players", "pairs"), [(2, 54), (3, 102), (4, 144)])
 def test_rules_1_5_first_round_pairs(players, pairs):
     """RULES §1.5 / §3.2: cell pairs touching a printed symbol on an empty board.
 
@@ -93,7 +93,7 @@ def test_rules_1_5_first_round_pairs(players, pairs):
     assert len(placed_pairs(moves)) == pairs
     assert len(moves) == 2 * pairs  # one two-colour tile type, both orientations
     # a double gives one move per pair
-    doubles = Reference(players, [[(G, G)] * 5] + FULL_RACKS[players][1:])
+    doubles = Reference(players, [[(G, G)] * 5, *FULL_RACKS[players][1:]])
     assert len(doubles.legal_moves()) == pairs
 
 
@@ -118,8 +118,12 @@ def test_rules_2_3_bag_is_set_minus_racks():
     """RULES §2.3 / §3.1: the bag holds everything not in the racks."""
     ref = Reference(3, FULL_RACKS[3])
     assert ref.bag.total() == 120 - 18
-    assert ref.bag[(R, G)] == 0 and ref.bag[(B, O)] == 0 and ref.bag[(Y, P)] == 0
-    assert ref.current_player == 0 and ref.phase == "place" and ref.turn == 1
+    assert ref.bag[(R, G)] == 0
+    assert ref.bag[(B, O)] == 0
+    assert ref.bag[(Y, P)] == 0
+    assert ref.current_player == 0
+    assert ref.phase == "place"
+    assert ref.turn == 1
     assert ref.scores == [[0] * 6 for _ in range(3)]
 
 
@@ -196,7 +200,8 @@ def test_rules_3_2_first_round_different_symbols():
     assert symbols == {G, O, Y, P}
     ref.play(placement((-4, 4), Y, (-4, 3), P), [(R, R)])
     # second round: any pair of adjacent empty cells
-    assert ref.current_player == 0 and ref.turn == 4
+    assert ref.current_player == 0
+    assert ref.turn == 4
     assert len(placed_pairs(ref.legal_moves())) == ref.free_pairs()
 
 
@@ -217,11 +222,11 @@ def test_rules_3_2_illegal_moves_rejected():
     assert ref.__dict__ == before
 
 
-# --------------------------------------------------------------------------- RULES §3.3-§3.4 cap and bonus
+# ----------------------------------------------------------------------- RULES §3.3-§3.4 cap, bonus
 
 
 def test_rules_3_3_cap_at_18_and_bonus_play():
-    """RULES §3.3: the counter stops at 18, points beyond are lost; §3.4 reaching 18 earns a bonus."""
+    """RULES §3.3: counters stop at 18, points beyond are lost; §3.4: reaching 18 earns a bonus."""
     red_line = {(-1, 0): R, (-2, 0): R, (-3, 0): R}
     ref = position([[(R, B)] * 6, [(B, O)] * 6], covered=red_line, scores={0: [16, 0, 0, 0, 0, 0]})
     move = placement((0, 0), R, (1, 0), B)
@@ -230,7 +235,9 @@ def test_rules_3_3_cap_at_18_and_bonus_play():
     ref.play(move, [])
     assert ref.scores[0] == [18, 0, 0, 0, 0, 0]
     assert ref.bonus_pending == 1
-    assert ref.phase == "place" and ref.current_player == 0 and ref.turn == 1
+    assert ref.phase == "place"
+    assert ref.current_player == 0
+    assert ref.turn == 1
 
 
 def test_rules_3_4_counter_at_18_never_triggers_again():
@@ -251,7 +258,9 @@ def test_rules_3_4_counter_at_18_never_triggers_again():
     assert ref.scores[0] == [18, 0, 0, 0, 0, 0]
     assert ref.bonus_pending == 0
     assert ref.racks[0] == collections.Counter({(R, B): 5, (G, G): 1})
-    assert ref.current_player == 1 and ref.phase == "place" and ref.turn == 2
+    assert ref.current_player == 1
+    assert ref.phase == "place"
+    assert ref.turn == 2
 
 
 def test_rules_3_4_two_colours_to_18_and_a_chain_of_bonus_plays():
@@ -261,25 +270,30 @@ def test_rules_3_4_two_colours_to_18_and_a_chain_of_bonus_plays():
     ref = position([rack, [(B, O)] * 6], covered=covered, scores={0: [17, 17, 17, 0, 0, 0]})
     ref.play(placement((0, 0), R, (1, 0), B), [])
     assert ref.scores[0] == [18, 17, 18, 0, 0, 0]
-    assert ref.bonus_pending == 2 and ref.current_player == 0 and ref.phase == "place"
+    assert ref.bonus_pending == 2
+    assert ref.current_player == 0
+    assert ref.phase == "place"
     # first bonus play: the green double takes green to 18, earning a third
     green = placement((0, 3), G, (1, 3), G)
     assert ref.gains(green) == (1, 0)
     ref.play(green, [])
     assert ref.scores[0] == [18, 18, 18, 0, 0, 0]
-    assert ref.bonus_pending == 2 and ref.current_player == 0
+    assert ref.bonus_pending == 2
+    assert ref.current_player == 0
     # two more bonus plays that score nothing
     quiet = placement((3, -3), R, (3, -2), B)
     assert ref.gains(quiet) == (0, 0)
     ref.play(quiet, [])
-    assert ref.bonus_pending == 1 and ref.current_player == 0
+    assert ref.bonus_pending == 1
+    assert ref.current_player == 0
     quiet = placement((-3, -1), R, (-3, -2), B)
     assert ref.gains(quiet) == (0, 0)
     assert ref.draws_needed(quiet) == 4  # the rack keeps OP and YY (orange is lowest: no swap)
     ref.play(quiet, [(R, R)] * 4)
     assert ref.bonus_pending == 0
     assert ref.racks[0] == collections.Counter({(O, P): 1, (Y, Y): 1, (R, R): 4})
-    assert ref.current_player == 1 and ref.turn == 2
+    assert ref.current_player == 1
+    assert ref.turn == 2
 
 
 def test_rules_3_4_bonus_lapses_with_an_empty_rack():
@@ -290,7 +304,8 @@ def test_rules_3_4_bonus_lapses_with_an_empty_rack():
     assert ref.draws_needed(move) == 6
     ref.play(move, [(G, G)] * 3 + [(Y, Y)] * 3)
     assert ref.scores[0] == [18, 0, 18, 0, 0, 0]
-    assert ref.bonus_pending == 0 and ref.current_player == 1
+    assert ref.bonus_pending == 0
+    assert ref.current_player == 1
     assert ref.racks[0] == collections.Counter({(G, G): 3, (Y, Y): 3})
 
 
@@ -306,11 +321,13 @@ def test_rules_3_5_swap_offered_with_tied_lowest_colours():
     assert ref.gains(move) == (0, 0)
     assert ref.draws_needed(move) == 0
     ref.play(move, [])
-    assert ref.phase == "swap" and ref.current_player == 0 and ref.turn == 1
+    assert ref.phase == "swap"
+    assert ref.current_player == 0
+    assert ref.turn == 1
     assert ref.legal_moves() == {SWAP, KEEP}
     assert ref.draws_needed(SWAP) == 6
     assert ref.draws_needed(KEEP) == 1
-    # the new tiles are drawn before the old ones go back: a tile only in the old rack can't be drawn
+    # new tiles are drawn before the old ones go back: a tile only in the old rack can't be drawn
     del ref.bag[(Y, P)]
     bag_size = ref.bag.total()
     with pytest.raises(AssertionError):
@@ -320,9 +337,13 @@ def test_rules_3_5_swap_offered_with_tied_lowest_colours():
     new = [(R, R)] * 3 + [(R, Y)] * 3
     ref.play(SWAP, new)
     assert ref.racks[0] == collections.Counter(new)
-    assert ref.bag[(Y, P)] == 1 and ref.bag[(R, R)] == 2 and ref.bag[(R, Y)] == 3
+    assert ref.bag[(Y, P)] == 1
+    assert ref.bag[(R, R)] == 2
+    assert ref.bag[(R, Y)] == 3
     assert ref.bag.total() == bag_size - 6 + 5
-    assert ref.current_player == 1 and ref.phase == "place" and ref.turn == 2
+    assert ref.current_player == 1
+    assert ref.phase == "place"
+    assert ref.turn == 2
 
 
 def test_rules_3_5_swap_refused_keeps_and_refills():
@@ -331,25 +352,27 @@ def test_rules_3_5_swap_refused_keeps_and_refills():
     ref.play(placement((0, 0), B, (1, 0), O), [])
     assert ref.phase == "swap"
     ref.play(KEEP, [(G, G)])
-    assert ref.racks[0] == collections.Counter(SWAP_RACK[1:] + [(G, G)])
-    assert ref.current_player == 1 and ref.phase == "place"
+    assert ref.racks[0] == collections.Counter([*SWAP_RACK[1:], (G, G)])
+    assert ref.current_player == 1
+    assert ref.phase == "place"
 
 
 def test_rules_3_5_no_swap_when_a_tied_lowest_colour_is_in_the_rack():
     """RULES §3.5: every tied lowest colour counts: a green tile forbids the swap."""
-    rack = SWAP_RACK[:-1] + [(G, P)]
+    rack = [*SWAP_RACK[:-1], (G, P)]
     ref = position([rack, [(G, Y)] * 6], scores={0: [3, 3, 5, 5, 5, 5]})
     move = placement((0, 0), B, (1, 0), O)
     assert ref.draws_needed(move) == 1
     ref.play(move, [(R, R)])
-    assert ref.current_player == 1 and ref.phase == "place"
+    assert ref.current_player == 1
+    assert ref.phase == "place"
 
 
 def test_rules_3_5_lowest_colours_are_taken_after_scoring():
     """Spec decision 4: the check is made after the placements (here red rises off the bottom)."""
     # red and green lowest at 3 before; the red half scores 3, leaving green alone lowest
     covered = {(-1, 0): R, (-2, 0): R, (-3, 0): R}
-    rack = [(R, O)] + SWAP_RACK[1:]
+    rack = [(R, O), *SWAP_RACK[1:]]
     ref = position([rack, [(G, Y)] * 6], covered=covered, scores={0: [3, 3, 5, 5, 5, 5]})
     ref.play(placement((0, 0), R, (1, 0), O), [])
     assert ref.scores[0] == [6, 3, 5, 5, 5, 5]
@@ -376,7 +399,8 @@ def test_rules_3_6_game_ends_when_no_free_pair_remains():
         ref.play(move, [(R, R)])
     ref.play(move, [])
     assert ref.free_pairs() == 0
-    assert ref.is_over() and ref.phase == "over"
+    assert ref.is_over()
+    assert ref.phase == "over"
     assert ref.bonus_pending == 0
     assert ref.legal_moves() == set()
     assert ref.instant_winner() is None
@@ -398,8 +422,10 @@ def test_rules_3_6_instant_win_at_six_18s():
     assert ref.draws_needed(move) == 0
     ref.play(move, [])
     assert ref.scores[0] == [18] * 6
-    assert ref.is_over() and ref.instant_winner() == 0
-    assert ref.bonus_pending == 0 and ref.free_pairs() > 0
+    assert ref.is_over()
+    assert ref.instant_winner() == 0
+    assert ref.bonus_pending == 0
+    assert ref.free_pairs() > 0
     assert ref.legal_moves() == set()
     assert ref.ranks() == [0, 1]
 
@@ -408,7 +434,8 @@ def test_from_covered_full_board_is_over():
     """RULES §3.6: an analysis position with no free pair is over."""
     covered = [(q, r, colour) for (q, r), colour in _full_board_but(2, set(), R).items()]
     ref = Reference.from_covered(2, covered)
-    assert ref.free_pairs() == 0 and ref.is_over()
+    assert ref.free_pairs() == 0
+    assert ref.is_over()
 
 
 # --------------------------------------------------------------------------- RULES §3.7 ranking
@@ -448,7 +475,8 @@ def _placed_tile(move):
 def _check_invariants(ref, placed):
     assert ref.phase in ("place", "swap", "over")
     for vector in ref.scores:
-        assert len(vector) == 6 and all(0 <= score <= CAP for score in vector)
+        assert len(vector) == 6
+        assert all(0 <= score <= CAP for score in vector)
     assert all(rack.total() <= 6 for rack in ref.racks)
     assert ref.bonus_pending >= 0
     # tile conservation (RULES §2.1): racks + bag + placed tiles are the standard set
@@ -500,16 +528,20 @@ def test_random_games_to_the_end(seed):
             placed[_placed_tile(move)] += 1
         if need or move in (SWAP, KEEP):
             # the turn ended with a draw: next player, next turn
-            assert ref.is_over() or (ref.current_player == (player + 1) % players and ref.turn == turn + 1)
+            if not ref.is_over():
+                assert ref.current_player == (player + 1) % players
+                assert ref.turn == turn + 1
             assert ref.racks[player].total() == 6
         elif not ref.is_over():
             # a bonus play is owed or the swap decision is pending: same player, same turn
-            assert ref.current_player == player and ref.turn == turn
+            assert ref.current_player == player
+            assert ref.turn == turn
             assert ref.phase == "swap" or ref.bonus_pending > 0
         _check_invariants(ref, placed)
         assert steps < 1000
     assert ref.free_pairs() == 0 or ref.instant_winner() is not None
-    assert ref.legal_moves() == set() and ref.bonus_pending == 0
+    assert ref.legal_moves() == set()
+    assert ref.bonus_pending == 0
     ranks = ref.ranks()
     assert min(ranks) == 0
     for p in range(players):

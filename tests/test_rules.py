@@ -237,9 +237,9 @@ def test_from_second_round_anything_goes():
                racks=[["RB", "GO"], ["OO"]], first="RG", turn=3, bag={"YY": 4})
     g.play("B0,0+R1,0")
     assert g.board[(0, 0)] == B and g.board[(1, 0)] == R
-    # the far corner of the board, touching nothing, for the other player
-    g.play("O-2,5+O-1,5")
-    assert g.board[(-2, 5)] == O
+    # the other player, also touching nothing: (2,2) and (3,2) have no printed neighbour
+    g.play("O2,2+O3,2")
+    assert g.board[(2, 2)] == O and g.board[(3, 2)] == O
 
 
 def test_tiles_may_leave_single_empty_cells():
