@@ -37,7 +37,7 @@ def _play_scores(covered, text, tile_code, players=2, to_move=0, start=None):
     racks = [["OO"] for _ in range(players)]
     racks[to_move] = [tile_code, "RR"]
     g = h.game(players=players, covered=covered, scores=start, racks=racks, to_move=to_move,
-               bag={"YY": 6})
+               bag={"YY": 5})
     g.play(text)
     return h.scores(g)
 
@@ -108,7 +108,7 @@ def test_ray_through_a_corner_symbol_stopped_by_the_area_edge(players, expected)
 def test_printed_symbol_counts():
     """RULES §1.4, §3.3: R on (0,-4): NW is the red symbol (0,-5) -> 1 (then (0,-6) is outside
     the area); its other rays and those of B on (1,-4) meet empty cells -> (1, 0)."""
-    g = h.game(racks=[["RB", "RR"], ["OO"]], first="--", turn=1, bag={"YY": 6})
+    g = h.game(racks=[["RB", "RR"], ["OO"]], first="--", turn=1, bag={"YY": 5})
     assert h.half_points(g, "R0,-4+B1,-4") == {(0, -4): 1, (1, -4): 0}
     g.play("R0,-4+B1,-4")
     assert h.scores(g)[0] == [1, 0, 0, 0, 0, 0]

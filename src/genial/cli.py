@@ -24,7 +24,8 @@ def _play(args: argparse.Namespace) -> int:
         policies = policies * args.players
     if len(policies) != args.players:
         raise SystemExit(
-            f"genial play: give one --policy, or one per player ({args.players}), not {len(policies)}"
+            f"genial play: give one --policy, or one per player ({args.players}), "
+            f"not {len(policies)}"
         )
     game = Game(players=args.players, seed=args.seed)
     while not game.is_over:
@@ -52,7 +53,9 @@ def build_parser() -> argparse.ArgumentParser:
     play.add_argument("--players", type=int, choices=(2, 3, 4), default=2)
     play.add_argument("--seed", type=int, default=None, help="numpy seed (default: fresh entropy)")
     play.add_argument(
-        "--policy", action="append", choices=POLICIES,
+        "--policy",
+        action="append",
+        choices=POLICIES,
         help="policy of every seat, or give it once per seat in order (default: greedy)",
     )
     play.add_argument("--quiet", action="store_true", help="print only the final position")

@@ -135,11 +135,18 @@ class Move:
     _action: int
 
     def __init__(self) -> None:
-        raise TypeError("use Move.place(), Move.swap(), Move.keep(), Move.parse() or Move.from_action()")
+        raise TypeError(
+            "use Move.place(), Move.swap(), Move.keep(), Move.parse() or Move.from_action()"
+        )
 
     @classmethod
-    def _make(cls, kind: Literal["place", "swap", "keep"], cells: tuple[Cell, Cell] | None,
-              colours: tuple[int, int] | None, action: int) -> Move:
+    def _make(
+        cls,
+        kind: Literal["place", "swap", "keep"],
+        cells: tuple[Cell, Cell] | None,
+        colours: tuple[int, int] | None,
+        action: int,
+    ) -> Move:
         move = object.__new__(cls)
         object.__setattr__(move, "kind", kind)
         object.__setattr__(move, "cells", cells)
@@ -206,7 +213,8 @@ class Move:
         halves = text.split("+")
         if len(halves) != 2:
             raise IllegalMoveError(
-                f"cannot read move {text!r}: expected 'swap', 'keep' or a placement like 'R0,-4+B1,-4'"
+                f"cannot read move {text!r}: expected 'swap', 'keep' or a placement "
+                "like 'R0,-4+B1,-4'"
             )
         cells: list[Cell] = []
         colours: list[int] = []
@@ -282,8 +290,10 @@ def _build_moves() -> tuple[list[Move], Move, Move]:
         for c0 in range(6):
             for c1 in range(6):
                 moves.append(Move._make("place", cells, (c0, c1), e * 36 + c0 * 6 + c1))
-    return moves, Move._make("swap", None, None, _core.ACTION_SWAP), Move._make(
-        "keep", None, None, _core.ACTION_KEEP
+    return (
+        moves,
+        Move._make("swap", None, None, _core.ACTION_SWAP),
+        Move._make("keep", None, None, _core.ACTION_KEEP),
     )
 
 
@@ -319,11 +329,11 @@ class Game:
     >>> len(game.rack(0))
     6
     >>> move = max(game.legal_moves(), key=lambda m: sum(game.gains(m)))
-    >>> game.gains(move)
-    (1, 0)
+    >>> move, game.gains(move)
+    (Move.parse('R1,-5+R0,-4'), (1, 1))
     >>> game.play(move)
     >>> game.scores[0].tolist()
-    [0, 0, 0, 0, 1, 0]
+    [2, 0, 0, 0, 0, 0]
     >>> game.current_player
     1
     >>> Game.from_text(game.to_text()) == game
@@ -339,9 +349,9 @@ class Game:
         self._core.deal(self._bitgen)
         self._start = self.to_text()
         self._moves: list[tuple[str, list[int]]] = []
-        self._history: list[tuple[bytes, dict[str, Any]]] = []
+        self._history: list[tuple[bytes, Mapping[str, Any]]] = []
 
-    # -- reading the position ----------------------------------------------------------------------
+    # -- reading the position ------------------------------------------------------------------
     @property
     def players(self) -> int:
         """Number of players (seats 0 .. players - 1)."""
@@ -355,7 +365,7 @@ class Game:
     @property
     def phase(self) -> Phase:
         """``'place'`` (a placement is due), ``'swap'`` (the swap decision) or ``'over'``."""
-        return _core.PHASES[self._core.phase]  # type: ignore[no-any-return]
+        return _core.PHASES[self._core.phase]
 
     @property
     def is_over(self) -> bool:
@@ -365,7 +375,7 @@ class Game:
     @property
     def scores(self) -> npt.NDArray[np.int64]:
         """Counters, shape ``(players, 6)``, columns in colour order R G B O Y P."""
-        return self._core.scores()  # type: ignore[no-any-return]
+        return self._core.scores()
 
     def rack(self, player: int) -> list[Tile]:
         """The tiles on ``player``'s rack, each ``(lower colour, higher colour)``, sorted."""
@@ -423,20 +433,20 @@ class Game:
         """Rank of each player, 0 = best (RULES §3.7): counters sorted ascending compared
         lexicographically; players with identical vectors share a rank, and a rank counts the
         players strictly ahead (1, 1, 3 style). Defined at any time, final when over."""
-        return self._core.ranks()  # type: ignore[no-any-return]
+        return self._core.ranks()
 
     def winner(self) -> int | None:
-        """The player ranked first alone, or ``None`` while the game runs or when first is shared."""
+        """The player ranked first alone; ``None`` while the game runs or if first is shared."""
         if not self.is_over:
             return None
         ranks = self.ranks()
         best = np.flatnonzero(ranks == 0)
         return int(best[0]) if len(best) == 1 else None
 
-    # -- moves -------------------------------------------------------------------------------------
+    # -- moves ---------------------------------------------------------------------------------
     def legal_actions(self) -> npt.NDArray[np.int32]:
         """The legal moves' ids, sorted (see ``Move.action``)."""
-        return self._core.legal_actions()  # type: ignore[no-any-return]
+        return self._core.legal_actions()
 
     def action_mask(self) -> npt.NDArray[np.bool_]:
         """A bool array of length ``ACTION_SIZE``, True at the legal moves' ids."""
@@ -542,13 +552,9 @@ class Game:
         assert tile is not None
         if tile not in self.rack(player):
             rack = " ".join(tile_text(t) for t in self.rack(player)) or "empty"
-            raise IllegalMoveError(
-                f"player {player} has no {tile_text(tile)} tile (rack: {rack})"
-            )
+            raise IllegalMoveError(f"player {player} has no {tile_text(tile)} tile (rack: {rack})")
         if self._core.is_first_placement() and not self._core.first_round_ok(m.action // 36):
-            touched = [
-                COLOUR_NAMES[s] for s in self._core.first_symbols() if 0 <= s < 6
-            ]
+            touched = [COLOUR_NAMES[s] for s in self._core.first_symbols() if 0 <= s < 6]
             also = f" not touched yet (already touched: {', '.join(touched)})" if touched else ""
             raise IllegalMoveError(
                 f"{m} is player {player}'s first placement: it must touch a printed symbol{also} "
@@ -556,7 +562,7 @@ class Game:
             )
         raise IllegalMoveError(f"{m} is not legal now")  # pragma: no cover - the cases above
 
-    # -- copies --------------------------------------------------------------------------------------
+    # -- copies --------------------------------------------------------------------------------
     def copy(self) -> Game:
         """An independent copy with the same position, history and random state (cheap)."""
         other = object.__new__(Game)
@@ -588,7 +594,7 @@ class Game:
 
         return ascii_board(self)
 
-    # -- position text ------------------------------------------------------------------------------
+    # -- position text -------------------------------------------------------------------------
     def to_text(self) -> str:
         """The whole position as one line (the README describes the ten fields).
 
@@ -606,15 +612,27 @@ class Game:
                 row += "-" if value == 6 else COLOURS[value]
             rows.append(row)
         scores = "/".join(",".join(str(int(v)) for v in row) for row in core.scores())
-        racks = "/".join("".join(tile_text(_TILES[t]) for t in core.rack(p)) or "-" for p in range(n))
+        racks = "/".join(
+            "".join(tile_text(_TILES[t]) for t in core.rack(p)) or "-" for p in range(n)
+        )
         bag = "".join(str(c) for c in core.bag_counts())
         phase = "psx"[core.phase]
         first = "".join(
             "-" if s == 255 else ("+" if s == 254 else COLOURS[s]) for s in core.first_symbols()
         )
         return " ".join(
-            [str(n), "/".join(rows), scores, racks, bag, str(core.current), phase,
-             str(core.bonus), first, str(core.turn)]
+            [
+                str(n),
+                "/".join(rows),
+                scores,
+                racks,
+                bag,
+                str(core.current),
+                phase,
+                str(core.bonus),
+                first,
+                str(core.turn),
+            ]
         )
 
     @classmethod
@@ -632,7 +650,7 @@ class Game:
         game._history = []
         return game
 
-    # -- records -------------------------------------------------------------------------------------
+    # -- records -------------------------------------------------------------------------------
     def to_record(self) -> dict[str, Any]:
         """A JSON-serialisable record: the start position (racks and bag included), then every
         move with the tiles drawn right after it. ``Game.from_record`` replays it exactly."""
@@ -672,10 +690,14 @@ class Game:
 
     def _replay(self, moves: Iterable[Any]) -> None:
         for i, entry in enumerate(moves):
-            if not isinstance(entry, Mapping) or not isinstance(entry.get("move"), str) or not (
-                isinstance(entry.get("draws"), list)
+            if (
+                not isinstance(entry, Mapping)
+                or not isinstance(entry.get("move"), str)
+                or not (isinstance(entry.get("draws"), list))
             ):
-                raise RecordError(f"move {i}: expected {{'move': str, 'draws': [tile, ...]}}, got {entry!r}")
+                raise RecordError(
+                    f"move {i}: expected {{'move': str, 'draws': [tile, ...]}}, got {entry!r}"
+                )
             try:
                 m = self._as_move(entry["move"])
                 if not self._core.is_legal(m.action):
@@ -691,7 +713,7 @@ class Game:
             self._history.append(snapshot)
             self._moves.append((str(m), drawn))
 
-    # -- policies -----------------------------------------------------------------------------------
+    # -- policies ------------------------------------------------------------------------------
     def choose(self, policy: str = "random") -> Move:
         """The move a built-in policy (``'random'`` or ``'greedy'``) picks here, drawn from this
         game's random state (see ``genial.simulate`` for the policies' definitions)."""
@@ -716,7 +738,9 @@ def _area(radius: int) -> list[Cell]:
     return _AREAS[radius]
 
 
-_MATERIAL_PER_COLOUR = 40  # halves of each colour in the standard set: 5 pairs x 6 + 1 double x 2 x 5
+_MATERIAL_PER_COLOUR = (
+    40  # halves of each colour in the standard set: 5 pairs x 6 + 1 double x 2 x 5
+)
 
 
 def _parse_position(text: str) -> _core.Core:
@@ -738,20 +762,27 @@ def _parse_position(text: str) -> _core.Core:
 
     rows = board.split("/")
     if len(rows) != 2 * radius + 1:
-        raise PositionError(f"board: {len(rows)} rows, a {players}-player board has {2 * radius + 1}")
+        raise PositionError(
+            f"board: {len(rows)} rows, a {players}-player board has {2 * radius + 1}"
+        )
     cells: dict[int, int] = {}
     halves = [0] * 6
-    for r, row in zip(range(-radius, radius + 1), rows):
+    for r, row in zip(range(-radius, radius + 1), rows, strict=True):
         row_cells = _row(radius, r)
         if len(row) != len(row_cells):
             raise PositionError(f"board row r={r}: {len(row)} cells, expected {len(row_cells)}")
-        for cell, ch in zip(row_cells, row):
+        for cell, ch in zip(row_cells, row, strict=True):
             if ch != "-" and ch not in COLOURS:
-                raise PositionError(f"board cell {_cell_text(cell)}: {ch!r} is not '-' or one of {COLOURS}")
+                raise PositionError(
+                    f"board cell {_cell_text(cell)}: {ch!r} is not '-' or one of {COLOURS}"
+                )
             if cell in _SYMBOL_AT:
                 expected = COLOURS[_SYMBOL_AT[cell]]
                 if ch != expected:
-                    raise PositionError(f"board cell {_cell_text(cell)} is the printed {expected} symbol, got {ch!r}")
+                    raise PositionError(
+                        f"board cell {_cell_text(cell)} is the printed {expected} symbol, "
+                        f"got {ch!r}"
+                    )
                 continue
             if ch != "-":
                 cells[_core.index_of(*cell)] = COLOURS.index(ch)
@@ -788,9 +819,11 @@ def _parse_position(text: str) -> _core.Core:
         racks.append(ids)
 
     if len(bag_f) != len(_TILES) or not bag_f.isdigit():
-        raise PositionError(f"bag: expected {len(_TILES)} digits (count per tile type), got {bag_f!r}")
+        raise PositionError(
+            f"bag: expected {len(_TILES)} digits (count per tile type), got {bag_f!r}"
+        )
     bag = [int(ch) for ch in bag_f]
-    for t, (count, full) in enumerate(zip(bag, _core.STANDARD_COUNTS)):
+    for t, (count, full) in enumerate(zip(bag, _core.STANDARD_COUNTS, strict=True)):
         if count > full:
             raise PositionError(f"bag: {count} {tile_text(_TILES[t])} tiles, the set has {full}")
         for c in _TILES[t]:
@@ -819,8 +852,14 @@ def _parse_position(text: str) -> _core.Core:
     if not turn_f.isdigit() or int(turn_f) < 1:
         raise PositionError(f"turn: {turn_f!r} is not a positive int")
     core.set_position(
-        cells, scores, racks, bag, int(move_f), "psx".index(phase_f), int(bonus_f), first,
+        cells,
+        scores,
+        racks,
+        bag,
+        int(move_f),
+        "psx".index(phase_f),
+        int(bonus_f),
+        first,
         int(turn_f),
     )
     return core
-
