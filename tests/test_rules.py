@@ -25,14 +25,14 @@ def _load_helpers():
 
 
 h = _load_helpers()
-R, G, B, O, Y, P = range(6)
+R, G, B, O, Y, P = range(6)  # noqa: E741 (the colour letters of RULES §1.4)
 
 
 # ---------------------------------------------------------------------------------------------
 # RULES §1: geometry
 # ---------------------------------------------------------------------------------------------
 
-@pytest.mark.parametrize("players, free_cells", [(2, 85), (3, 121), (4, 163)])
+@pytest.mark.parametrize(("players", "free_cells"), [(2, 85), (3, 121), (4, 163)])
 def test_free_cells_in_board_text(players, free_cells):
     """RULES §1.3, §1.5: 91/127/169 area cells minus the 6 printed cells = 85/121/163 empty."""
     g = genial.Game(players, seed=1)
@@ -43,7 +43,7 @@ def test_free_cells_in_board_text(players, free_cells):
         assert board.count(letter) == 1
 
 
-@pytest.mark.parametrize("players, row_lengths", [
+@pytest.mark.parametrize(("players", "row_lengths"), [
     (2, [6, 7, 8, 9, 10, 11, 10, 9, 8, 7, 6]),
     (3, [7, 8, 9, 10, 11, 12, 13, 12, 11, 10, 9, 8, 7]),
     (4, [8, 9, 10, 11, 12, 13, 14, 15, 14, 13, 12, 11, 10, 9, 8]),
@@ -55,7 +55,7 @@ def test_area_rows(players, row_lengths):
     assert [len(row) for row in rows] == row_lengths
 
 
-@pytest.mark.parametrize("players, pairs", [(2, 222), (3, 306), (4, 426)])
+@pytest.mark.parametrize(("players", "pairs"), [(2, 222), (3, 306), (4, 426)])
 def test_free_pairs_at_start(players, pairs):
     """RULES §1.5: a hexagon of radius R has 3(3R^2+R) adjacent pairs (R=5: 240, 6: 342,
     7: 462).  A corner symbol (2 players) has 3 neighbours in the area, an inner one (3, 4
@@ -63,7 +63,7 @@ def test_free_pairs_at_start(players, pairs):
     assert genial.Game(players, seed=2).free_pairs == pairs
 
 
-@pytest.mark.parametrize("players, pairs", [(2, 222), (3, 306), (4, 426)])
+@pytest.mark.parametrize(("players", "pairs"), [(2, 222), (3, 306), (4, 426)])
 def test_after_first_round_every_free_pair_is_legal(players, pairs):
     """RULES §3.2 (from the second round on, any two adjacent empty cells), §1.3, §1.4: on an
     empty board after the first round the legal cell pairs are exactly the free pairs, all in
@@ -74,6 +74,8 @@ def test_after_first_round_every_free_pair_is_legal(players, pairs):
     pairs_seen = h.cell_pairs(moves)
     assert len(pairs_seen) == pairs
     assert len(moves) == 3 * pairs
+    actions = [m.action for m in moves]
+    assert actions == sorted(set(actions)) == [int(a) for a in g.legal_actions()]
     for pair in pairs_seen:
         for c in pair:
             assert h.dist(c) <= h.RADIUS[players]
@@ -116,7 +118,8 @@ def test_placement_outside_the_3_player_area_is_illegal():
 
 @pytest.mark.parametrize("players", [2, 3, 4])
 def test_printed_cell_not_playable(players):
-    """RULES §1.4: no tile may cover a printed cell; (0,-5) is the red symbol, (0,-4) next to it."""
+    """RULES §1.4: no tile may cover a printed cell; (0,-5) is the red symbol, (0,-4) is next
+    to it."""
     g = h.game(players=players, racks=[["RB"]] + [["OO"]] * (players - 1))
     before = g.to_text()
     with pytest.raises(genial.IllegalMoveError):
@@ -143,7 +146,7 @@ def test_new_game_material(players):
         for t in rack:
             counts[h.TILE_TYPES.index(t)] += 1
     assert sum(counts) == 120
-    for (lo, hi), n in zip(h.TILE_TYPES, counts):
+    for (lo, hi), n in zip(h.TILE_TYPES, counts, strict=False):
         assert n == (5 if lo == hi else 6), (lo, hi)
 
 
@@ -164,7 +167,7 @@ def test_new_game_state():
 # RULES §3.2: the first round
 # ---------------------------------------------------------------------------------------------
 
-@pytest.mark.parametrize("players, pairs", [(2, 54), (3, 102), (4, 144)])
+@pytest.mark.parametrize(("players", "pairs"), [(2, 54), (3, 102), (4, 144)])
 def test_first_placement_cell_pairs(players, pairs):
     """RULES §3.2, §1.5: the first placement must touch a symbol.
     Per symbol, count the pairs with a cell among its neighbours N: sum over N of free degrees

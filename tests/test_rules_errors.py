@@ -23,11 +23,11 @@ def _load_helpers():
 
 
 h = _load_helpers()
-R, G, B, O, Y, P = range(6)
+R, G, B, O, Y, P = range(6)  # noqa: E741 (the colour letters of RULES §1.4)
 
 
 def test_error_classes_are_value_errors():
-    """Spec, Errors: all three subclass ValueError."""
+    """RULES §3 (wrong input to the base game), spec Errors: all three subclass ValueError."""
     for cls in (genial.IllegalMoveError, genial.PositionError, genial.RecordError):
         assert issubclass(cls, ValueError)
 
@@ -35,9 +35,9 @@ def test_error_classes_are_value_errors():
 @pytest.mark.parametrize("players", [0, 1, 5, 6])
 def test_bad_player_count(players):
     """RULES §3 (2-4 players), spec: Game(players) outside 2..4 raises ValueError."""
-    with pytest.raises(ValueError):
+    with pytest.raises(ValueError):  # noqa: PT011 (the spec names only ValueError here)
         genial.Game(players)
-    with pytest.raises(ValueError):
+    with pytest.raises(ValueError):  # noqa: PT011 (the spec names only ValueError here)
         genial.Game(players=players, seed=1)
 
 
@@ -50,7 +50,7 @@ def _mid_game():
     return h.game(covered={(0, 0): R, (1, 0): B}, racks=[["RB", "GG"], ["OO"]], bag={"YY": 5})
 
 
-@pytest.mark.parametrize("text, why", [
+@pytest.mark.parametrize(("text", "why"), [
     ("Y2,2+Y3,2", "RULES §3.2: tile YY not in the rack"),
     ("R2,2+G3,2", "RULES §3.2: tile RG not in the rack"),
     ("R2,2+B4,2", "RULES §3.2: cells not adjacent"),
@@ -79,7 +79,8 @@ def test_illegal_move(text, why):
     "R99999999999999999999,2+B3,2",
 ])
 def test_malformed_move_text(text):
-    """Spec, Moves/Errors: malformed move text raises IllegalMoveError, in play() and parse()."""
+    """RULES §3.2 (a move is a placement of a tile on two cells, or the §3.5 decision), spec
+    Moves/Errors: malformed move text raises IllegalMoveError, in play() and parse()."""
     g = _mid_game()
     before = g.to_text()
     with pytest.raises(genial.IllegalMoveError):
@@ -114,19 +115,20 @@ def test_first_round_rule_error():
 
 @pytest.mark.parametrize("text", ["B0,0+R1,0", "R5,-2+B6,-2", "R0,-5+B0,-4", "R2,2+B4,2"])
 def test_gains_rejects_bad_cells(text):
-    """Spec: gains raises (a ValueError) for cells not empty / not adjacent / not in the area."""
+    """RULES §1.3, §1.4, §3.2, spec gains: raises (a ValueError) for cells not empty / not
+    adjacent / not in the area."""
     g = _mid_game()
     before = g.to_text()
-    with pytest.raises(ValueError):
+    with pytest.raises(ValueError):  # noqa: PT011 (the spec names only ValueError here)
         g.gains(genial.Move.parse(text))   # parse may already refuse (2,2)+(4,2)
     assert g.to_text() == before
 
 
 @pytest.mark.parametrize("move", [genial.Move.swap, genial.Move.keep])
 def test_gains_rejects_non_placements(move):
-    """Spec: gains raises for a non-placement."""
+    """RULES §3.3 (only placements score), spec gains: raises for a non-placement."""
     g = _mid_game()
-    with pytest.raises(ValueError):
+    with pytest.raises(ValueError):  # noqa: PT011 (the spec names only ValueError here)
         g.gains(move())
 
 
@@ -178,7 +180,8 @@ def _board_with(cell, ch, players=2):
 
 
 def test_base_position_is_valid():
-    """The base text of the position-error tests parses and round-trips."""
+    """RULES §2.1 (full material allowed), spec position text: the base text of the
+    position-error tests parses and round-trips."""
     text = h.position(**BASE)
     g = genial.Game.from_text(text)
     assert genial.Game.from_text(g.to_text()).to_text() == g.to_text()
@@ -199,10 +202,10 @@ def _bad_texts():
     yield "rules x", _with(h.F_RULES, "x")
     yield "bad board letter", _board_with((2, 2), "X")
     yield "digit on board", _board_with((2, 2), "1")
-    yield "short row", _with(h.F_BOARD, "/".join([rows[0][:-1]] + rows[1:]))
-    yield "long row", _with(h.F_BOARD, "/".join(rows[:5] + [rows[5] + "-"] + rows[6:]))
+    yield "short row", _with(h.F_BOARD, "/".join([rows[0][:-1], *rows[1:]]))
+    yield "long row", _with(h.F_BOARD, "/".join([*rows[:5], rows[5] + "-", *rows[6:]]))
     yield "missing row", _with(h.F_BOARD, "/".join(rows[:-1]))
-    yield "extra row", _with(h.F_BOARD, "/".join(rows + [rows[-1]]))
+    yield "extra row", _with(h.F_BOARD, "/".join([*rows, rows[-1]]))
     yield "3-player board for 2 players", _with(h.F_BOARD, h.position(players=3).split(" ")[1])
     yield "printed red shown empty", _board_with((0, -5), "-")
     yield "printed red shown blue", _board_with((0, -5), "B")
@@ -237,9 +240,10 @@ def _bad_texts():
         covered={c: Y for c in [d for d in h.area_cells(2) if d not in h.PRINTED][:41]})
 
 
-@pytest.mark.parametrize("name, text", list(_bad_texts()), ids=[n for n, _ in _bad_texts()])
+@pytest.mark.parametrize(("name", "text"), list(_bad_texts()), ids=[n for n, _ in _bad_texts()])
 def test_bad_position_text(name, text):
-    """Spec, Position text: malformed or impossible positions raise PositionError."""
+    """RULES §1.3 (area rows), §1.4 (printed cells), §2.1 (40 halves per colour), §2.3 (racks
+    of at most 6), §3.3 (counters 0..18), spec position text: PositionError."""
     with pytest.raises(genial.PositionError):
         genial.Game.from_text(text)
 
@@ -257,7 +261,8 @@ def _record():
 
 
 def test_record_round_trip():
-    """Spec, Record: the base record of the record-error tests replays to the same position."""
+    """RULES §2.3, §3.2 (draws after each move), spec Record: the base record of the
+    record-error tests replays to the same position."""
     g = genial.Game(2, seed=7)
     g.play(g.legal_moves()[0])
     if g.phase == "swap":
@@ -303,9 +308,9 @@ def _bad_records():
     yield "draws not a list", changed(moves=moves)
 
 
-@pytest.mark.parametrize("name, rec", list(_bad_records()), ids=[n for n, _ in _bad_records()])
+@pytest.mark.parametrize(("name", "rec"), list(_bad_records()), ids=[n for n, _ in _bad_records()])
 def test_bad_record(name, rec):
-    """Spec, Record: malformed records raise RecordError."""
+    """RULES §3.2 (moves and draws of a game), spec Record: malformed records raise RecordError."""
     with pytest.raises(genial.RecordError):
         genial.Game.from_record(rec)
 
@@ -317,5 +322,5 @@ def test_record_with_an_illegal_move():
     rec = copy.deepcopy(_record())
     lo, hi = genial.Game.from_text(rec["start"]).rack(0)[0]
     rec["moves"] = [{"move": f"{h.LETTERS[lo]}0,0+{h.LETTERS[hi]}1,0", "draws": []}]
-    with pytest.raises(ValueError):
+    with pytest.raises(ValueError):  # noqa: PT011 (the spec names only ValueError here)
         genial.Game.from_record(rec)

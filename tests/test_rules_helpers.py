@@ -9,7 +9,7 @@ test that checks it.
 import genial
 
 LETTERS = "RGBOYP"
-R, G, B, O, Y, P = range(6)
+R, G, B, O, Y, P = range(6)  # noqa: E741 (the colour letters of RULES §1.4)
 
 # RULES §1.4: the printed symbols, at distance 5, for every player count.
 PRINTED = {(0, -5): R, (5, -5): G, (5, 0): B, (0, 5): O, (-5, 5): Y, (-5, 0): P}

@@ -28,7 +28,7 @@ def _load_helpers():
 
 
 h = _load_helpers()
-R, G, B, O, Y, P = range(6)
+R, G, B, O, Y, P = range(6)  # noqa: E741 (the colour letters of RULES §1.4)
 
 
 def _play_scores(covered, text, tile_code, players=2, to_move=0, start=None):
@@ -79,7 +79,7 @@ def test_ray_stopped_by_an_empty_cell():
     assert h.half_points(g, "B0,0+R1,0") == {(0, 0): 1, (1, 0): 0}
 
 
-@pytest.mark.parametrize("players, expected", [(2, 2), (3, 3), (4, 4)])
+@pytest.mark.parametrize(("players", "expected"), [(2, 2), (3, 3), (4, 4)])
 def test_ray_stopped_by_the_area_edge(players, expected):
     """RULES §1.3, §3.3: B on (3,-2), ray E along row r=-2: (4,-2) and (5,-2) are B; (6,-2)
     (distance 6) is outside the 2-player area -> 2.  With 3 players (6,-2) is also B and
@@ -90,7 +90,7 @@ def test_ray_stopped_by_the_area_edge(players, expected):
     assert h.half_points(g, "R2,-2+B3,-2") == {(2, -2): 0, (3, -2): expected}
 
 
-@pytest.mark.parametrize("players, expected", [(2, 2), (3, 3), (4, 4)])
+@pytest.mark.parametrize(("players", "expected"), [(2, 2), (3, 3), (4, 4)])
 def test_ray_through_a_corner_symbol_stopped_by_the_area_edge(players, expected):
     """RULES §1.4, §3.3: R on (2,-5), ray W along row r=-5: (1,-5) R, the red symbol (0,-5),
     then (-1,-5) (distance 6) is outside the 2-player area -> 2.  3 players: (-1,-5) is R,
@@ -190,9 +190,20 @@ def test_gains_follow_the_canonical_colour_order():
     assert tuple(int(x) for x in g.gains(genial.Move.parse("B0,0+R1,0"))) == (2, 0)
 
 
+def test_gains_order_across_rows():
+    """RULES §3.3, spec canonical order (row-major by (r, q)): B on (0,1), R on (1,0) - (1,0)
+    is in row 0 and comes first, so the move is R1,0+B0,1 and gains are (R, B) = (0, 2): B on
+    (0,1) looks W: (-1,1), (-2,1) B, (-3,1) empty -> 2; NE is its partner (1,0); E (1,1),
+    NW (0,0), SW (-1,2), SE (0,2) empty."""
+    g = h.game(covered={(-1, 1): B, (-2, 1): B})
+    m = genial.Move.parse("B0,1+R1,0")
+    assert str(m) == "R1,0+B0,1"
+    assert tuple(int(x) for x in g.gains(m)) == (0, 2)
+
+
 def test_gains_leave_the_game_unchanged_and_ignore_the_rack():
-    """Spec (gains: on the current board, not played): gains for a tile nobody holds, the
-    position text unchanged."""
+    """RULES §3.3, spec (gains: on the current board, not played): gains for a tile nobody
+    holds, the position text unchanged."""
     g = h.game(covered={(-1, 0): B, (-2, 0): B}, racks=[["OO"], ["OO"]])
     before = g.to_text()
     assert h.half_points(g, "B0,0+G1,0") == {(0, 0): 2, (1, 0): 0}

@@ -25,7 +25,7 @@ def _load_helpers():
 
 
 h = _load_helpers()
-R, G, B, O, Y, P = range(6)
+R, G, B, O, Y, P = range(6)  # noqa: E741 (the colour letters of RULES §1.4)
 RR, RG, RB, RO, RY, RP = (0, 0), (0, 1), (0, 2), (0, 3), (0, 4), (0, 5)
 GG, GO, OY, OP, YP, PP = (1, 1), (1, 3), (3, 4), (3, 5), (4, 5), (5, 5)
 
@@ -153,6 +153,45 @@ def test_bonus_plays_lapse_with_an_empty_rack():
     assert g.bag_size == 0
 
 
+def test_chained_bonus_play_lapses_when_the_rack_runs_out():
+    """RULES §3.4 Decision: blue and green 17, rack RB RG.  RB (B on (0,0), W (-1,0) B -> 1)
+    earns a bonus play; RG (G on (0,3), W (-1,3) G -> 1) earns another, but the rack is now
+    empty: it lapses, no swap (empty rack), refill 5 PP, the turn passes."""
+    g = h.game(scores=[[0, 17, 17, 0, 0, 0], [0] * 6], covered={(-1, 0): B, (-1, 3): G},
+               racks=[["RB", "RG"], ["YY"]], bag={"PP": 5})
+    g.play("B0,0+R1,0")
+    _assert_still_bonus(g, 1)
+    g.play("G0,3+R1,3")
+    assert h.scores(g)[0] == [0, 18, 18, 0, 0, 0]
+    _assert_turn_passed(g)
+    assert h.rack(g, 0) == [PP] * 5
+
+
+def test_bonus_plays_owed_in_a_position_text():
+    """RULES §3.4, spec position text (bonus field): a position with 2 bonus placements owed;
+    each zero-scoring placement uses one, the same player keeps moving, then the turn passes
+    (rack OY shows O, a lowest colour: no swap)."""
+    g = h.game(scores=[[0, 18, 18, 0, 0, 0], [0] * 6], racks=[["RR", "RO", "OY"], ["YY"]],
+               bag={"PP": 5}, bonus=2)
+    assert g.bonus_plays == 2
+    g.play(FILL_RR)
+    _assert_still_bonus(g, 1)
+    g.play(FILL_RO)
+    _assert_turn_passed(g)
+
+
+def test_turn_counter_and_bonus_plays():
+    """RULES §3.2 (c): bonus placements belong to the same turn.  Spec position text, turn
+    field (turns started so far): it moves on only when the turn passes (here from 5)."""
+    g = h.game(scores=[[0, 0, 17, 0, 0, 0], [0] * 6], covered={(-1, 0): B},
+               racks=[["RB", "RR", "OY"], ["YY"]], bag={"PP": 5})
+    assert h.field(g, h.F_TURN) == "5"
+    g.play("B0,0+R1,0")
+    assert h.field(g, h.F_TURN) == "5"
+    g.play(FILL_RR)
+    assert h.field(g, h.F_TURN) == "6"
+
+
 # ---------------------------------------------------------------------------------------------
 # RULES §3.5: the rack swap
 # ---------------------------------------------------------------------------------------------
@@ -167,10 +206,21 @@ def _swap_position(bag, rack_extra=None):
     return h.game(scores=SWAP_SCORES, racks=[rack, ["YY"]], bag=bag)
 
 
+def _bag_counts(g):
+    return [int(ch) for ch in h.field(g, h.F_BAG)]
+
+
+def _rack_counts(g, p):
+    counts = [0] * 21
+    for t in h.rack(g, p):
+        counts[h.TILE_TYPES.index(t)] += 1
+    return counts
+
+
 def test_swap_offered_with_tied_lowest_colours():
     """RULES §3.5, spec turn flow: after GB the rack RR RO OY PP YP shows neither G nor B (the
     tied lowest colours): phase "swap", same player, legal moves exactly [swap, keep]."""
-    g = _swap_position({"RG": 7})
+    g = _swap_position({"OP": 6})
     g.play("G0,0+B1,0")
     assert h.scores(g)[0] == [5, 3, 3, 4, 6, 7]
     assert g.phase == "swap"
@@ -179,58 +229,84 @@ def test_swap_offered_with_tied_lowest_colours():
     assert g.bonus_plays == 0
     assert g.legal_moves() == [genial.Move.swap(), genial.Move.keep()]
     assert h.rack(g, 0) == [RR, RO, OY, YP, PP]
-    assert g.bag_size == 7
+    assert g.bag_size == 6
     before = g.to_text()
     with pytest.raises(genial.IllegalMoveError):
         g.play("R2,2+R3,2")
     assert g.to_text() == before
 
 
+def test_swap_phase_in_a_position_text():
+    """RULES §3.5, spec position text (phase s): loading a swap decision offers exactly
+    [swap, keep]; keep refills 5 -> 6 from the bag."""
+    g = h.game(scores=SWAP_SCORES, racks=[OLD_RACK, ["YY"]], bag={"OP": 6}, phase="s")
+    assert g.phase == "swap"
+    assert g.legal_moves() == [genial.Move.swap(), genial.Move.keep()]
+    g.play("keep")
+    assert h.rack(g, 0) == sorted([RR, RO, OY, YP, PP, OP])
+    _assert_turn_passed(g)
+
+
 def test_swap_draws_six_and_returns_the_old_tiles():
-    """RULES §3.5, spec decision 4: bag 7 RG; swap draws 6 RG, then the 5 old tiles go back:
-    bag 7 - 6 + 5 = 6 = RG + RR + RO + OY + YP + PP; the turn passes."""
-    g = _swap_position({"RG": 7})
+    """RULES §3.5, spec decision 4: bag 6 OP; the swap draws the 6 OP, then the 5 old tiles go
+    back: bag = RR + RO + OY + YP + PP (5); the turn passes."""
+    g = _swap_position({"OP": 6})
     g.play("G0,0+B1,0")
     g.play(genial.Move.swap())
-    assert h.rack(g, 0) == [RG] * 6
+    assert h.rack(g, 0) == [OP] * 6
+    assert g.bag_size == 5
+    assert h.field(g, h.F_BAG) == h.bag_text({"RR": 1, "RO": 1, "OY": 1, "YP": 1, "PP": 1})
+    _assert_turn_passed(g)
+
+
+def test_swap_bag_accounting():
+    """RULES §3.5, spec decision 4: bag 7 (6 OP + 1 GG): the swap draws 6 of them, then the 5
+    old tiles go back: bag 7 - 6 + 5 = 6; new rack + bag = old rack + old bag, per tile type."""
+    g = _swap_position({"OP": 6, "GG": 1})
+    g.play("G0,0+B1,0")
+    old = [a + b for a, b in zip(_bag_counts(g), _rack_counts(g, 0), strict=False)]
+    g.play("swap")
+    assert len(h.rack(g, 0)) == 6
     assert g.bag_size == 6
-    assert h.field(g, h.F_BAG) == h.bag_text({"RG": 1, "RR": 1, "RO": 1, "OY": 1, "YP": 1,
-                                               "PP": 1})
+    assert [a + b for a, b in zip(_bag_counts(g), _rack_counts(g, 0), strict=False)] == old
+    # the drawn tiles came from the old bag: none of the returned ones can be in the rack
+    # unless it was there before (it was not: the old bag had only OP and GG)
+    assert set(h.rack(g, 0)) <= {OP, GG}
     _assert_turn_passed(g)
 
 
 def test_swap_with_a_short_bag():
     """RULES §3.5, spec decision 4: only 3 tiles in the bag: the swap draws those 3, then puts
-    the 5 old ones back: rack 3 RG, bag 5."""
-    g = _swap_position({"RG": 3})
+    the 5 old ones back: rack 3 OP, bag 5."""
+    g = _swap_position({"OP": 3})
     g.play("G0,0+B1,0")
     g.play("swap")
-    assert h.rack(g, 0) == [RG] * 3
+    assert h.rack(g, 0) == [OP] * 3
     assert g.bag_size == 5
     assert h.field(g, h.F_BAG) == h.bag_text({"RR": 1, "RO": 1, "OY": 1, "YP": 1, "PP": 1})
     _assert_turn_passed(g)
 
 
 def test_keep_refills_to_six():
-    """RULES §3.2 (d), §3.5: keep refills the 5-tile rack with 1 RG: bag 7 - 1 = 6."""
-    g = _swap_position({"RG": 7})
+    """RULES §3.2 (d), §3.5: keep refills the 5-tile rack with 1 OP: bag 6 - 1 = 5."""
+    g = _swap_position({"OP": 6})
     g.play("G0,0+B1,0")
     g.play(genial.Move.keep())
-    assert h.rack(g, 0) == sorted([RR, RO, OY, YP, PP, RG])
-    assert g.bag_size == 6
-    assert h.field(g, h.F_BAG) == h.bag_text({"RG": 6})
+    assert h.rack(g, 0) == sorted([RR, RO, OY, YP, PP, OP])
+    assert g.bag_size == 5
+    assert h.field(g, h.F_BAG) == h.bag_text({"OP": 5})
     _assert_turn_passed(g)
 
 
 @pytest.mark.parametrize("shows", ["RB", "RG", "BY"])
 def test_swap_refused_when_a_tile_shows_a_tied_lowest_colour(shows):
     """RULES §3.5: one tile showing G or B (either of the tied lowest colours) is enough: no
-    swap decision, the rack is refilled (5 + 1 RG) and the turn passes."""
-    g = _swap_position({"RG": 7}, rack_extra=["RR", "RO", "OY", "PP", shows])
+    swap decision, the rack is refilled (5 + 1 OP) and the turn passes."""
+    g = _swap_position({"OP": 6}, rack_extra=["RR", "RO", "OY", "PP", shows])
     g.play("G0,0+B1,0")
     _assert_turn_passed(g)
     assert len(h.rack(g, 0)) == 6
-    assert g.bag_size == 6
+    assert g.bag_size == 5
 
 
 def test_swap_check_uses_the_counters_after_the_placement():
@@ -247,12 +323,12 @@ def test_swap_check_uses_the_counters_after_the_placement():
 
 def test_swap_not_offered_with_an_empty_rack():
     """RULES §3.5, spec decision 4: the last tile GB leaves the rack empty: no swap decision;
-    refill 6 RG of 7."""
-    g = _swap_position({"RG": 7}, rack_extra=[])
+    refill 6 OP of 6."""
+    g = _swap_position({"OP": 6}, rack_extra=[])
     g.play("G0,0+B1,0")
     _assert_turn_passed(g)
-    assert h.rack(g, 0) == [RG] * 6
-    assert g.bag_size == 1
+    assert h.rack(g, 0) == [OP] * 6
+    assert g.bag_size == 0
 
 
 # ---------------------------------------------------------------------------------------------
@@ -294,6 +370,24 @@ def test_game_ends_when_no_free_pair_remains():
         assert g.to_text() == before
 
 
+def test_game_ends_on_a_placement_that_earns_a_bonus_play():
+    """RULES §3.4, §3.6, spec decision 1: as above, but (-1,0) is B and blue is 17: B on (0,0)
+    scores 1 (W: (-1,0) B, then (-2,0) is Y; every other neighbour is O, Y or P) -> 18.  The
+    board has no free pair left: the game is over, the bonus play is not taken, no refill."""
+    covered = _nearly_full_board()
+    covered[(-1, 0)] = B
+    g = h.game(covered=covered, scores=[[0, 0, 17, 0, 0, 0], [1] * 6],
+               racks=[["RB", "RR", "GG"], ["OY"]], bag={"RG": 5})
+    g.play("B0,0+R1,0")
+    assert h.scores(g)[0] == [0, 0, 18, 0, 0, 0]
+    assert g.is_over
+    assert g.phase == "over"
+    assert g.bonus_plays == 0
+    assert g.legal_moves() == []
+    assert h.rack(g, 0) == [RR, GG]
+    assert g.bag_size == 5
+
+
 def test_instant_win_with_six_18s():
     """RULES §3.6, §3.7, spec decision 1, 3 players: player 1 has five 18s and purple 17; P on
     (0,0) next to (-1,0) P (W ray -> 1) makes six 18s: the game ends at once (no bonus play,
@@ -318,11 +412,38 @@ def test_instant_win_with_six_18s():
     assert g.to_text() == before
 
 
+def _over_or_rejected(text):
+    """A loaded position that meets an end condition is either refused or over."""
+    try:
+        g = genial.Game.from_text(text)
+    except genial.PositionError:
+        return
+    assert g.is_over
+    assert g.phase == "over"
+    assert g.legal_moves() == []
+
+
+def test_loaded_full_board_is_over():
+    """RULES §3.6: the game ends as soon as no two adjacent empty cells remain - a board
+    condition.  A position text with every free cell covered but phase p (racks RG, OO) must
+    not give a live game without legal moves: PositionError, or a game that is over."""
+    covered = {c: O + (c[0] - c[1]) % 3 for c in h.area_cells(2) if c not in h.PRINTED}
+    _over_or_rejected(h.position(covered=covered, racks=[["RG"], ["OO"]], phase="p"))
+
+
+def test_loaded_six_18s_is_over():
+    """RULES §3.6: the game ends at once when a player's six counters are all at 18.  A
+    position text with player 1 at six 18s and phase p: PositionError, or a game that is over
+    (then player 1 ranks first, RULES §3.7)."""
+    text = h.position(scores=[[0] * 6, [18] * 6], racks=[["RG"], ["OO"]], phase="p")
+    _over_or_rejected(text)
+
+
 # ---------------------------------------------------------------------------------------------
 # RULES §3.7: ranking
 # ---------------------------------------------------------------------------------------------
 
-@pytest.mark.parametrize("scores, ranks", [
+@pytest.mark.parametrize(("scores", "ranks"), [
     # lowest 10 beats lowest 9 (sorted: 10 11 12 13 14 15 vs 9 18 18 18 18 18)
     ([[15, 10, 14, 11, 13, 12], [18, 18, 9, 18, 18, 18]], [0, 1]),
     # (9, 12, 14, ...) beats (9, 12, 13, ...)

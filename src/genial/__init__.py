@@ -18,6 +18,7 @@ from .game import (
     PositionError,
     RecordError,
 )
+from .simulation import Playouts, Summary, simulate, wilson_interval
 
 __all__ = [
     "ACTION_SIZE",
@@ -28,8 +29,12 @@ __all__ = [
     "GenialError",
     "IllegalMoveError",
     "Move",
+    "Playouts",
     "PositionError",
     "RecordError",
+    "Summary",
+    "simulate",
+    "wilson_interval",
 ]
 
 __version__ = "0.1.0"

@@ -67,7 +67,9 @@ class Core:
     def is_free_edge(self, edge: int) -> bool: ...
     def gains(self, edge: int, c0: int, c1: int) -> tuple[int, int]: ...
     def deal(
-        self, bit_generator: np.random.BitGenerator | None = None, script: Sequence[int] | None = None
+        self,
+        bit_generator: np.random.BitGenerator | None = None,
+        script: Sequence[int] | None = None,
     ) -> list[int]: ...
     def apply(
         self,
@@ -90,3 +92,27 @@ class Core:
         first_symbols: Sequence[int],
         turn: int,
     ) -> None: ...
+
+MAX_LOG_MOVES: int
+MAX_LOG_DRAWS: int
+
+def run_chunk(
+    start: Core,
+    bit_generator: np.random.BitGenerator,
+    deal: bool,
+    policies: npt.NDArray[np.uint8],
+    epsilons: npt.NDArray[np.float64],
+    scores: npt.NDArray[np.uint8],
+    ranks_out: npt.NDArray[np.int8],
+    winner: npt.NDArray[np.int8],
+    placements: npt.NDArray[np.int16],
+    turns: npt.NDArray[np.int16],
+    bonus: npt.NDArray[np.int16],
+    swaps: npt.NDArray[np.int16],
+    opening: npt.NDArray[np.int16],
+    log_moves: npt.NDArray[np.int16] | None = None,
+    log_counts: npt.NDArray[np.uint8] | None = None,
+    log_draws: npt.NDArray[np.uint8] | None = None,
+    log_n: npt.NDArray[np.int16] | None = None,
+    log_n_draws: npt.NDArray[np.int16] | None = None,
+) -> None: ...

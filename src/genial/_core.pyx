@@ -24,7 +24,7 @@ the runs through it, on its three axes. The potentials are kept up to date by :c
 """
 
 from cpython.pycapsule cimport PyCapsule_GetPointer
-from libc.stdint cimport int16_t, int32_t, int64_t, uint8_t, uint16_t, uint32_t, uint64_t
+from libc.stdint cimport int8_t, int16_t, int32_t, int64_t, uint8_t, uint16_t, uint32_t, uint64_t
 from libc.string cimport memcpy, memset
 from numpy.random cimport bitgen_t
 
@@ -116,6 +116,7 @@ cdef struct State:
     # board
     uint8_t board[NCELL]        # colour 0..5, EMPTY or WALL
     uint8_t pot[NCELL][NCOL]    # potentials of empty cells (see the module docstring)
+    uint8_t live[NCELL]         # bit c set when pot[cell][c] > 0
     int16_t free_list[NEDGE]    # edges whose two cells are empty, in no particular order
     int16_t free_pos[NEDGE]     # position of an edge in free_list, -1 if not free
     int16_t n_free
@@ -143,6 +144,8 @@ cdef int16_t EDGE_B[NEDGE]
 cdef int16_t EDGE_DIR[NEDGE]        # direction from A to B
 cdef int16_t CELL_EDGE[NCELL][6]    # edge from a cell in a direction, -1 if none
 cdef int16_t EDGE_SYMBOL[NEDGE]     # the symbol the edge touches, -1 if none
+cdef int16_t SYMBOL_EDGES[NCOL][24] # edges touching each symbol (24 each)
+cdef int16_t N_SYMBOL_EDGES[NCOL]
 cdef uint8_t TOUCHES[NCELL]         # symbol a cell is adjacent to, 255 if none
 cdef int16_t SYMBOL_CELL[NCOL]
 cdef uint8_t TILE_LO[NTYPE]
@@ -183,6 +186,7 @@ cdef void _build_tables():
             if -7 <= s <= 7:
                 DIST[cell_index(q, r)] = max(abs(q), abs(r), abs(s))
     for k in range(NCOL):
+        N_SYMBOL_EDGES[k] = 0
         SYMBOL_CELL[k] = cell_index(SYMBOLS[k][0], SYMBOLS[k][1])
         for d in range(6):
             TOUCHES[SYMBOL_CELL[k] + OFF[d]] = k
@@ -205,6 +209,11 @@ cdef void _build_tables():
             EDGE_SYMBOL[e] = TOUCHES[a] if TOUCHES[a] != 255 else TOUCHES[b]
             if EDGE_SYMBOL[e] == 255:
                 EDGE_SYMBOL[e] = -1
+            else:
+                k = EDGE_SYMBOL[e]
+                assert N_SYMBOL_EDGES[k] < 24
+                SYMBOL_EDGES[k][N_SYMBOL_EDGES[k]] = e
+                N_SYMBOL_EDGES[k] += 1
             e += 1
     assert e == NEDGE, e
     t = 0
@@ -256,6 +265,7 @@ cdef void _reset_board(State *st) noexcept nogil:
     for i in range(NCELL):
         st.board[i] = EMPTY if DIST[i] <= st.radius else WALL
     memset(st.pot, 0, sizeof(st.pot))
+    memset(st.live, 0, sizeof(st.live))
     st.n_free = 0
     for e in range(NEDGE):
         if st.board[EDGE_A[e]] == EMPTY and st.board[EDGE_B[e]] == EMPTY:
@@ -345,8 +355,10 @@ cdef void fill(State *st, int z, int c) noexcept nogil:
             nb += 1
         if st.board[ef] == EMPTY:
             st.pot[ef][c] += 1 + nb
+            st.live[ef] |= 1 << c
         if st.board[eb] == EMPTY:
             st.pot[eb][c] += 1 + nf
+            st.live[eb] |= 1 << c
     for d in range(6):
         if CELL_EDGE[z][d] >= 0:
             remove_free(st, CELL_EDGE[z][d])
@@ -621,7 +633,7 @@ cdef void ranks(State *st, int16_t *out) noexcept nogil:
 cdef int choose_random(State *st, bitgen_t *rng) noexcept nogil:
     """A uniformly random rack tile on a uniformly random legal pair of cells, random way round;
     the swap decision on a fair coin."""
-    cdef int p = st.current, t, e, i, n, lo, hi
+    cdef int p = st.current, t, e, i, k, n, lo, hi
     cdef int16_t cand[NEDGE]
     cdef uint8_t used
     if st.phase == PH_SWAP:
@@ -632,10 +644,19 @@ cdef int choose_random(State *st, bitgen_t *rng) noexcept nogil:
     if is_first_placement(st):
         used = used_symbols(st)
         n = 0
-        for i in range(st.n_free):
-            if first_round_ok(st, st.free_list[i], used):
-                cand[n] = st.free_list[i]
-                n += 1
+        if st.first_rule == FIRST_NEW_SYMBOL:     # only the few edges next to unused symbols
+            for k in range(NCOL):
+                if not (used >> k) & 1:
+                    for i in range(N_SYMBOL_EDGES[k]):
+                        e = SYMBOL_EDGES[k][i]
+                        if st.free_pos[e] >= 0:
+                            cand[n] = e
+                            n += 1
+        else:
+            for i in range(st.n_free):
+                if first_round_ok(st, st.free_list[i], used):
+                    cand[n] = st.free_list[i]
+                    n += 1
         if n == 0:
             return -1
         e = cand[rand_below(rng, n)]
@@ -657,15 +678,24 @@ cdef inline int gain_value(int s, int g, int cap) noexcept nogil:
 
 
 cdef int choose_greedy(State *st, bitgen_t *rng) noexcept nogil:
-    """The placement maximising sum_c -(cap - s_c)^2 after it, ties at random; always swap."""
+    """The placement maximising sum_c -(cap - s_c)^2 after it, ties at random; always swap.
+
+    Every placement's value is >= 0, and it is 0 unless one of its halves has a potential in its
+    colour; so only edges with a live potential in a rack colour are scored. If none scores,
+    every legal placement ties at 0 and one is drawn uniformly: a uniform legal edge, then a
+    uniform (tile type, way round) among those of the rack, the same for every edge.
+    """
     cdef int p = st.current
     cdef int k = st.counter_of[p]
     cdef int cap = st.cross
-    cdef int i, j, e, a, b, lo, hi, t, v, best = -1, n = 0
+    cdef int i, j, e, a, b, lo, hi, t, v, best = 0, n = 0, nways = 0
     cdef int ntypes = 0
     cdef uint8_t types[MAXRACK]
     cdef uint8_t have[NTYPE]
+    cdef uint8_t colours = 0
     cdef int32_t cand[MAXCAND]
+    cdef int16_t edges[NEDGE]
+    cdef int nedges = 0
     cdef uint8_t used
     cdef bint first
     if st.phase == PH_SWAP:
@@ -677,45 +707,69 @@ cdef int choose_greedy(State *st, bitgen_t *rng) noexcept nogil:
             have[t] = 1
             types[ntypes] = t
             ntypes += 1
+            colours |= TILE_MASK[t]
+            nways += 1 if TILE_LO[t] == TILE_HI[t] else 2
+    if ntypes == 0:
+        return -1
     first = is_first_placement(st)
     used = used_symbols(st)
     for i in range(st.n_free):
         e = st.free_list[i]
         if first and not first_round_ok(st, e, used):
             continue
+        edges[nedges] = e
+        nedges += 1
         a = EDGE_A[e]
         b = EDGE_B[e]
+        if not ((st.live[a] | st.live[b]) & colours):
+            continue
         for j in range(ntypes):
             lo = TILE_LO[types[j]]
             hi = TILE_HI[types[j]]
             if lo == hi:
                 v = gain_value(st.score[k][lo], st.pot[a][lo] + st.pot[b][lo], cap)
-                if v > best:
-                    best = v
-                    n = 0
-                if v == best:
+                if v >= best and v > 0:
+                    if v > best:
+                        best = v
+                        n = 0
                     cand[n] = e * 36 + lo * 7
                     n += 1
             else:
                 v = (gain_value(st.score[k][lo], st.pot[a][lo], cap)
                      + gain_value(st.score[k][hi], st.pot[b][hi], cap))
-                if v > best:
-                    best = v
-                    n = 0
-                if v == best:
+                if v >= best and v > 0:
+                    if v > best:
+                        best = v
+                        n = 0
                     cand[n] = e * 36 + lo * 6 + hi
                     n += 1
                 v = (gain_value(st.score[k][hi], st.pot[a][hi], cap)
                      + gain_value(st.score[k][lo], st.pot[b][lo], cap))
-                if v > best:
-                    best = v
-                    n = 0
-                if v == best:
+                if v >= best and v > 0:
+                    if v > best:
+                        best = v
+                        n = 0
                     cand[n] = e * 36 + hi * 6 + lo
                     n += 1
-    if n == 0:
+    if n > 0:
+        return cand[rand_below(rng, n)]
+    if nedges == 0:
         return -1
-    return cand[rand_below(rng, n)]
+    # every placement is worth 0: uniform over (edge, tile type, way round)
+    e = edges[rand_below(rng, nedges)]
+    j = rand_below(rng, nways)
+    for i in range(ntypes):
+        lo = TILE_LO[types[i]]
+        hi = TILE_HI[types[i]]
+        if lo == hi:
+            if j == 0:
+                return e * 36 + lo * 7
+            j -= 1
+        else:
+            if j < 2:
+                return e * 36 + (lo * 6 + hi if j == 0 else hi * 6 + lo)
+            j -= 2
+    return -1
 
 
 cdef inline int choose(State *st, int policy, double epsilon, bitgen_t *rng) noexcept nogil:
@@ -1001,3 +1055,89 @@ cdef class Core:
         st.bonus = bonus
         st.turn = turn
         st.placements = len(cells) // 2
+
+
+# ---------------------------------------------------------------------------------------------
+# whole games: the batch engine
+
+cdef int play_game(State *st, const uint8_t *pol, const double *eps, Draws *ds,
+                   int16_t *moves, uint8_t *counts, int max_moves) noexcept nogil:
+    """Play the game in ``st`` to its end with the seats' policies; log the moves if asked.
+    Returns the number of moves (decisions) made."""
+    cdef int a, before, n = 0
+    while st.phase != PH_OVER:
+        a = choose(st, pol[st.current], eps[st.current], ds.rng)
+        if a < 0:                       # nothing playable (only in hand-made positions)
+            st.phase = PH_OVER
+            break
+        before = ds.n_log
+        apply_action(st, a, ds)
+        if moves != NULL and n < max_moves:
+            moves[n] = a
+            counts[n] = ds.n_log - before
+        n += 1
+    return n
+
+
+MAX_LOG_MOVES = 512
+MAX_LOG_DRAWS = 2048
+
+
+def run_chunk(Core start not None, object bit_generator, bint deal,
+              const uint8_t[::1] policies, const double[::1] epsilons,
+              uint8_t[:, :, ::1] scores, int8_t[:, ::1] ranks_out, int8_t[::1] winner,
+              int16_t[::1] placements, int16_t[::1] turns, int16_t[:, ::1] bonus,
+              int16_t[:, ::1] swaps, int16_t[:, ::1] opening,
+              int16_t[:, ::1] log_moves=None, uint8_t[:, ::1] log_counts=None,
+              uint8_t[:, ::1] log_draws=None, int16_t[::1] log_n=None,
+              int16_t[::1] log_n_draws=None):
+    """Play ``len(winner)`` games from ``start`` (dealt first if ``deal``) with one bit generator,
+    writing one row per game into the arrays. Runs without the GIL.
+
+    The ``log_*`` arrays, when given, receive each game's moves (action ids), the number of tiles
+    drawn after each move and every drawn tile (the deal first), for records.
+    """
+    cdef Py_ssize_t n = winner.shape[0], g
+    cdef int players = start.st.players
+    cdef int i, c, first, nfirst
+    cdef bint logging = log_moves is not None
+    cdef State st
+    cdef Draws ds
+    cdef int16_t rk[MAXP]
+    cdef bitgen_t *rng = _bitgen(bit_generator)
+    if policies.shape[0] < players or epsilons.shape[0] < players:
+        raise ValueError("one policy and one epsilon per seat are needed")
+    with bit_generator.lock, nogil:
+        for g in range(n):
+            memcpy(&st, &start.st, sizeof(State))
+            memset(&ds, 0, sizeof(Draws))
+            ds.rng = rng
+            if logging:
+                ds.log = &log_draws[g, 0]
+                ds.max_log = log_draws.shape[1]
+            if deal:
+                for i in range(players):
+                    refill(&st, i, &ds)
+            if logging:
+                i = play_game(&st, &policies[0], &epsilons[0], &ds, &log_moves[g, 0],
+                              &log_counts[g, 0], log_moves.shape[1])
+                log_n[g] = i
+                log_n_draws[g] = ds.n_log
+            else:
+                play_game(&st, &policies[0], &epsilons[0], &ds, NULL, NULL, 0)
+            ranks(&st, rk)
+            nfirst = 0
+            first = -1
+            for i in range(players):
+                for c in range(NCOL):
+                    scores[g, i, c] = st.score[st.counter_of[i]][c]
+                ranks_out[g, i] = rk[i]
+                bonus[g, i] = st.n_bonus[i]
+                swaps[g, i] = st.n_swaps[i]
+                opening[g, i] = st.opening[i]
+                if rk[i] == 0:
+                    nfirst += 1
+                    first = i
+            winner[g] = first if nfirst == 1 else -1
+            placements[g] = st.placements
+            turns[g] = st.turn

@@ -16,12 +16,15 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable, Mapping, Sequence
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
 import numpy as np
 import numpy.typing as npt
 
 from . import _core
+
+if TYPE_CHECKING:  # pragma: no cover
+    from .simulation import Playouts
 
 __all__ = [
     "ACTION_SIZE",
@@ -641,7 +644,10 @@ class Game:
 
         Raises ``PositionError`` saying what is wrong.
         """
-        core = _parse_position(text)
+        return cls._from_core(_parse_position(text), seed=seed)
+
+    @classmethod
+    def _from_core(cls, core: _core.Core, seed: Any = None) -> Game:
         game = object.__new__(cls)
         game._core = core
         game._bitgen = np.random.default_rng(seed).bit_generator
@@ -712,6 +718,41 @@ class Game:
                 raise RecordError(f"move {i} ({entry['move']!r}): {exc}") from None
             self._history.append(snapshot)
             self._moves.append((str(m), drawn))
+
+    # -- batches ---------------------------------------------------------------------------------
+    def playouts(
+        self,
+        n_games: int,
+        *,
+        policy: str | Sequence[str] = "random",
+        seed: Any = None,
+        workers: int = 1,
+        records: bool = False,
+        progress: bool = False,
+        epsilon: float = 0.1,
+    ) -> Playouts:
+        """``genial.simulate`` continuing from this position: every game starts here (the racks
+        as they are, the bag's draws random) and is played to its end by the policies.
+
+        >>> game = Game(players=2, seed=3)
+        >>> game.play(game.choose("greedy"))
+        >>> runs = game.playouts(100, policy="greedy", seed=1)
+        >>> len(runs), bool((runs.placements >= 1).all())
+        (100, True)
+        """
+        from .simulation import simulate
+
+        return simulate(
+            n_games,
+            self.players,
+            policy=policy,
+            seed=seed,
+            workers=workers,
+            start=self,
+            records=records,
+            progress=progress,
+            epsilon=epsilon,
+        )
 
     # -- policies ------------------------------------------------------------------------------
     def choose(self, policy: str = "random") -> Move:

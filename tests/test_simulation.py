@@ -1,0 +1,272 @@
+"""genial.simulation: batch playouts replay through Game, are reproducible whatever the workers,
+and summarise correctly."""
+
+from __future__ import annotations
+
+import math
+import tracemalloc
+
+import numpy as np
+import pytest
+
+import genial
+from genial import Game, GenialError, Move, Playouts, simulate, wilson_interval
+from genial.simulation import CHUNK
+
+ARRAYS = ("scores", "ranks", "winner", "placements", "turns", "bonus", "swaps", "opening", "game")
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+@pytest.mark.parametrize("policy", ["random", "greedy", "epsilon-greedy:0.3"])
+def test_records_replay_through_game(players: int, policy: str) -> None:
+    """The fast path plays by the rules of Game: each record replays to the same results."""
+    runs = simulate(40, players, policy=policy, seed=players, records=True)
+    assert runs.records is not None
+    assert len(runs.records) == 40
+    for i, record in enumerate(runs.records):
+        game = Game.from_record(record)
+        assert game.is_over
+        assert game.scores.tolist() == runs.scores[i].tolist()
+        assert game.ranks().tolist() == runs.ranks[i].tolist()
+        assert game.turn == runs.turns[i]
+        placements = [m for m in game.moves if m.kind == "place"]
+        assert len(placements) == runs.placements[i]
+        assert sum(m.kind == "swap" for m in game.moves) == runs.swaps[i].sum()
+        assert game.winner() == (None if runs.winner[i] == -1 else runs.winner[i])
+
+
+def test_records_do_not_change_results() -> None:
+    plain = simulate(300, 3, policy="greedy", seed=9)
+    logged = simulate(300, 3, policy="greedy", seed=9, records=True)
+    for name in ARRAYS:
+        assert np.array_equal(getattr(plain, name), getattr(logged, name)), name
+
+
+def test_mixed_policies_per_seat() -> None:
+    runs = simulate(2000, 2, policy=("greedy", "random"), seed=3)
+    assert runs.policies == ("greedy", "random")
+    summary = runs.summary()
+    assert summary.win_rate[0] > 0.9  # greedy crushes random
+    assert summary.mean_lowest[0] > summary.mean_lowest[1]
+
+
+@pytest.mark.parametrize("workers", [2, 3, -1])
+def test_same_results_whatever_the_workers(workers: int) -> None:
+    n = 3 * CHUNK + 17
+    one = simulate(n, 2, policy="epsilon-greedy", seed=42, workers=1)
+    many = simulate(n, 2, policy="epsilon-greedy", seed=42, workers=workers)
+    for name in ARRAYS:
+        assert np.array_equal(getattr(one, name), getattr(many, name)), name
+
+
+def test_seed_determines_results() -> None:
+    a = simulate(500, 4, seed=5)
+    b = simulate(500, 4, seed=5)
+    c = simulate(500, 4, seed=6)
+    assert np.array_equal(a.scores, b.scores)
+    assert not np.array_equal(a.scores, c.scores)
+    ss = np.random.SeedSequence(5)
+    assert np.array_equal(simulate(500, 4, seed=ss).scores, a.scores)
+    # a prefix of a run is the smaller run
+    assert np.array_equal(simulate(100, 4, seed=5).scores, a.scores[:100])
+
+
+def test_replay_any_row() -> None:
+    runs = simulate(CHUNK + 50, 2, policy="greedy", seed=11)
+    for row in (0, 5, CHUNK - 1, CHUNK, CHUNK + 49):
+        game = runs.replay(row)
+        assert game.scores.tolist() == runs.scores[row].tolist()
+    subset = runs[runs.winner == 1]
+    game = subset.replay(len(subset) - 1)
+    assert game.winner() == 1
+    with pytest.raises(GenialError, match="outside"):
+        runs.replay(len(runs))
+
+
+def test_openings_are_first_round_placements() -> None:
+    """RULES §3.2: every seat's opening touches a printed symbol, a different one per seat."""
+    runs = simulate(200, 4, seed=1)
+    for row in runs.opening[:50]:
+        touched = set()
+        for action in row:
+            move = Move.from_action(int(action), 4)
+            assert move.cells is not None
+            near = [
+                s
+                for s, (sq, sr) in enumerate(genial.SYMBOLS)
+                for q, r in move.cells
+                if (q - sq, r - sr) in {(1, 0), (1, -1), (0, -1), (-1, 0), (-1, 1), (0, 1)}
+            ]
+            assert len(near) >= 1
+            touched.add(near[0])
+        assert len(touched) == 4
+
+
+def test_playouts_from_a_position() -> None:
+    game = Game(3, seed=2)
+    for _ in range(10):
+        game.play(game.choose("greedy"))
+    runs = game.playouts(60, policy="greedy", seed=4, records=True)
+    assert runs.records is not None
+    assert all(r["start"] == game.to_text() for r in runs.records)
+    for i in (0, 17, 59):
+        replay = Game.from_record(runs.records[i])
+        assert replay.scores.tolist() == runs.scores[i].tolist()
+    # scores never go below the starting position's
+    assert (runs.scores >= game.scores[None]).all()
+    assert runs.replay(3).scores.tolist() == runs.scores[3].tolist()
+    same = simulate(60, 3, policy="greedy", seed=4, start=game.to_text())
+    assert np.array_equal(same.scores, runs.scores)
+
+
+def test_slicing_and_len() -> None:
+    runs = simulate(100, 2, seed=1, records=True)
+    assert len(runs) == 100
+    part = runs[10:20]
+    assert len(part) == 10
+    assert np.array_equal(part.scores, runs.scores[10:20])
+    assert part.game.tolist() == list(range(10, 20))
+    assert part.records == runs.records[10:20]  # type: ignore[index]
+    assert len(runs[3]) == 1
+    mask = runs.winner == 0
+    assert len(runs[mask]) == mask.sum()
+    assert "100 games" in repr(runs)
+
+
+def test_summary_hand_computed() -> None:
+    """Win rates, shared first places and score statistics of a tiny batch, by hand."""
+    scores = np.zeros((4, 2, 6), dtype=np.uint8)
+    scores[:, 0, :] = 5
+    scores[:, 1, :] = 3
+    scores[0, 1, 0] = 1  # seat 1's lowest: 1, 3, 3, 3
+    ranks = np.array([[0, 1], [0, 1], [1, 0], [0, 0]], dtype=np.int8)
+    winner = np.array([0, 0, 1, -1], dtype=np.int8)
+    z16 = np.zeros(4, dtype=np.int16)
+    runs = Playouts(
+        players=2,
+        policies=("random", "random"),
+        epsilons=(0.0, 0.0),
+        seed=np.random.SeedSequence(0),
+        start=None,
+        scores=scores,
+        ranks=ranks,
+        winner=winner,
+        placements=np.array([40, 38, 39, 41], dtype=np.int16),
+        turns=z16,
+        bonus=np.zeros((4, 2), dtype=np.int16),
+        swaps=np.ones((4, 2), dtype=np.int16),
+        opening=np.zeros((4, 2), dtype=np.int16),
+        game=np.arange(4),
+    )
+    s = runs.summary()
+    assert s.wins.tolist() == [2, 1]
+    assert s.shared_first == 1
+    assert s.win_rate.tolist() == [0.5, 0.25]
+    lo, hi = wilson_interval(2, 4)
+    assert s.win_rate_lo[0] == pytest.approx(lo)
+    assert s.win_rate_hi[0] == pytest.approx(hi)
+    assert s.mean_lowest.tolist() == [5.0, 2.5]
+    assert s.std_lowest[1] == pytest.approx(math.sqrt(((1 - 2.5) ** 2 + 3 * 0.5**2) / 4))
+    assert s.mean_placements == 39.5
+    assert s.mean_swaps.tolist() == [1.0, 1.0]
+    text = str(s)
+    assert "50.00%" in text and "25.00%" in text
+
+
+@pytest.mark.parametrize(
+    ("k", "n", "lo", "hi"),
+    [
+        (50, 100, 0.40383, 0.59617),
+        (0, 10, 0.0, 0.27753),
+        (10, 10, 0.72247, 1.0),
+        (1, 3, 0.06149, 0.79234),
+        (81, 263, 0.25528, 0.36620),  # by hand: centre 0.31074, half-width 0.05546
+    ],
+)
+def test_wilson_known_values(k: int, n: int, lo: float, hi: float) -> None:
+    """Known values of the 95% Wilson score interval (z = 1.96)."""
+    got_lo, got_hi = wilson_interval(k, n)
+    assert float(got_lo) == pytest.approx(lo, abs=2e-4)
+    assert float(got_hi) == pytest.approx(hi, abs=2e-4)
+
+
+def test_wilson_empty() -> None:
+    lo, hi = wilson_interval(0, 0)
+    assert math.isnan(float(lo)) and math.isnan(float(hi))
+
+
+def test_empty_batch() -> None:
+    runs = simulate(0, 2, seed=1)
+    assert len(runs) == 0
+    assert runs.summary().games == 0
+
+
+@pytest.mark.parametrize(
+    ("kwargs", "message"),
+    [
+        ({"n_games": -1}, "n_games must be >= 0"),
+        ({"n_games": 2.5}, "n_games must be an int"),
+        ({"n_games": 10, "policy": "clever"}, "unknown policy"),
+        ({"n_games": 10, "policy": ("greedy",)}, "one per seat"),
+        ({"n_games": 10, "policy": "greedy:0.2"}, "only epsilon-greedy"),
+        ({"n_games": 10, "policy": "epsilon-greedy:x"}, "not a number"),
+        ({"n_games": 10, "policy": "epsilon-greedy", "epsilon": 1.5}, "epsilon must be"),
+        ({"n_games": 10, "players": 5}, "players"),
+        ({"n_games": 10, "players": 1}, "players"),
+        ({"n_games": 10, "workers": 0}, "workers"),
+        ({"n_games": 10, "workers": -2}, "workers"),
+        ({"n_games": 10, "workers": "2"}, "workers"),
+        ({"n_games": 10, "seed": -3}, "seed"),
+        ({"n_games": 10, "seed": np.random.default_rng(1)}, "seed"),
+        ({"n_games": 10, "players": 3, "start": Game(2)}, "2-player position"),
+    ],
+)
+def test_bad_arguments(kwargs: dict[str, object], message: str) -> None:
+    with pytest.raises(ValueError, match=message):
+        simulate(**kwargs)  # type: ignore[arg-type]
+
+
+def test_start_over_is_rejected() -> None:
+    game = Game(2, seed=1)
+    while not game.is_over:
+        game.play(game.choose("random"))
+    with pytest.raises(GenialError, match="already over"):
+        game.playouts(5)
+
+
+def test_results_only_memory() -> None:
+    """A batch keeps a few dozen bytes per game and builds no per-game Python objects."""
+    n = 50_000
+    tracemalloc.start()
+    runs = simulate(n, 2, seed=1)
+    _, peak = tracemalloc.get_traced_memory()
+    tracemalloc.stop()
+    per_game = sum(getattr(runs, name).nbytes for name in ARRAYS) / n
+    assert per_game < 48
+    assert peak < 80 * n  # the arrays plus small change, not objects per game
+
+
+def test_to_pandas_and_parquet(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    pd = pytest.importorskip("pandas")
+    pytest.importorskip("pyarrow")
+    runs = simulate(300, 3, policy=("greedy", "random", "random"), seed=2)
+    frame = runs.to_pandas()
+    assert len(frame) == 900
+    assert list(frame.columns[:5]) == ["game", "seat", "policy", "rank", "won"]
+    assert frame.groupby("seat")["won"].sum().tolist() == [
+        int((runs.winner == s).sum()) for s in range(3)
+    ]
+    row = frame[(frame.game == 7) & (frame.seat == 1)].iloc[0]
+    assert row.score_G == runs.scores[7, 1, 1]
+    assert row.lowest == runs.scores[7, 1].min()
+    path = tmp_path / "games.parquet"
+    runs.to_parquet(path)
+    back = pd.read_parquet(path)
+    assert back.shape == frame.shape
+    assert back["lowest"].tolist() == frame["lowest"].tolist()
+
+
+def test_progress_bar(capsys) -> None:  # type: ignore[no-untyped-def]
+    simulate(CHUNK * 2, 2, seed=1, progress=True)
+    err = capsys.readouterr().err
+    assert "2.05k" in err or "2,048" in err or "2048" in err
