@@ -4,6 +4,7 @@
 """
 
 import os
+import platform
 
 import numpy as np
 from Cython.Build import cythonize
@@ -20,13 +21,16 @@ directives = {
     "embedsignature": True,
 }
 
+# popcnt is in every x86-64 processor since 2008 (x86-64-v2); the free-edge sampler uses it
+ARCH_FLAGS = ["-mpopcnt"] if platform.machine().lower() in ("x86_64", "amd64") else []
+
 extensions = [
     Extension(
         "genial._core",
         ["src/genial/_core.pyx"],
         include_dirs=[np.get_include()],
         define_macros=[("NPY_NO_DEPRECATED_API", "NPY_2_0_API_VERSION")],
-        extra_compile_args=["-O0", "-g"] if DEBUG else ["-O3"],
+        extra_compile_args=["-O0", "-g"] if DEBUG else ["-O3", "-g", *ARCH_FLAGS],
     )
 ]
 

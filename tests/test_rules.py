@@ -32,6 +32,7 @@ R, G, B, O, Y, P = range(6)  # noqa: E741 (the colour letters of RULES §1.4)
 # RULES §1: geometry
 # ---------------------------------------------------------------------------------------------
 
+
 @pytest.mark.parametrize(("players", "free_cells"), [(2, 85), (3, 121), (4, 163)])
 def test_free_cells_in_board_text(players, free_cells):
     """RULES §1.3, §1.5: 91/127/169 area cells minus the 6 printed cells = 85/121/163 empty."""
@@ -43,11 +44,14 @@ def test_free_cells_in_board_text(players, free_cells):
         assert board.count(letter) == 1
 
 
-@pytest.mark.parametrize(("players", "row_lengths"), [
-    (2, [6, 7, 8, 9, 10, 11, 10, 9, 8, 7, 6]),
-    (3, [7, 8, 9, 10, 11, 12, 13, 12, 11, 10, 9, 8, 7]),
-    (4, [8, 9, 10, 11, 12, 13, 14, 15, 14, 13, 12, 11, 10, 9, 8]),
-])
+@pytest.mark.parametrize(
+    ("players", "row_lengths"),
+    [
+        (2, [6, 7, 8, 9, 10, 11, 10, 9, 8, 7, 6]),
+        (3, [7, 8, 9, 10, 11, 12, 13, 12, 11, 10, 9, 8, 7]),
+        (4, [8, 9, 10, 11, 12, 13, 14, 15, 14, 13, 12, 11, 10, 9, 8]),
+    ],
+)
 def test_area_rows(players, row_lengths):
     """RULES §1.1, §1.3: the area of radius R has rows of R+1 .. 2R+1 .. R+1 cells."""
     g = genial.Game(players, seed=1)
@@ -131,6 +135,7 @@ def test_printed_cell_not_playable(players):
 # RULES §2.1: the tile set
 # ---------------------------------------------------------------------------------------------
 
+
 @pytest.mark.parametrize("players", [2, 3, 4])
 def test_new_game_material(players):
     """RULES §2.1, §2.3, §3.1: 6 tiles per rack, the rest in the bag: 120 tiles, 6 of each of
@@ -167,6 +172,7 @@ def test_new_game_state():
 # RULES §3.2: the first round
 # ---------------------------------------------------------------------------------------------
 
+
 @pytest.mark.parametrize(("players", "pairs"), [(2, 54), (3, 102), (4, 144)])
 def test_first_placement_cell_pairs(players, pairs):
     """RULES §3.2, §1.5: the first placement must touch a symbol.
@@ -202,8 +208,14 @@ def test_second_player_may_not_touch_the_same_symbol():
     """RULES §3.2: player 0's first placement (0,-4)+(1,-4) touched R.  Player 1 may not touch
     R: (-1,-4) is adjacent to (0,-5).  The legal pairs are the 9 of each other symbol: 5 x 9 =
     45 (the covered cells are far from G, B, O, Y, P).  Touching G through (4,-4) is legal."""
-    g = h.game(covered={(0, -4): R, (1, -4): B}, racks=[["GO"], ["RG", "YY"]],
-               to_move=1, first="R-", turn=2, bag={"YY": 4})
+    g = h.game(
+        covered={(0, -4): R, (1, -4): B},
+        racks=[["GO"], ["RG", "YY"]],
+        to_move=1,
+        first="R-",
+        turn=2,
+        bag={"YY": 4},
+    )
     pairs_seen = h.cell_pairs(g.legal_moves())
     assert len(pairs_seen) == 45
     for pair in pairs_seen:
@@ -221,9 +233,15 @@ def test_second_player_may_not_touch_the_same_symbol():
 def test_third_player_may_touch_neither_earlier_symbol():
     """RULES §3.2, spec decision 3, 3 players: R and G were touched; player 2 has the 17 pairs
     of each of B, O, Y, P (see test_first_placement_cell_pairs): 4 x 17 = 68."""
-    g = h.game(players=3, covered={(0, -4): R, (1, -4): B, (4, -4): G, (3, -4): R},
-               racks=[["GO"], ["GO"], ["RG", "YY"]], to_move=2, first="RG-", turn=3,
-               bag={"YY": 4})
+    g = h.game(
+        players=3,
+        covered={(0, -4): R, (1, -4): B, (4, -4): G, (3, -4): R},
+        racks=[["GO"], ["GO"], ["RG", "YY"]],
+        to_move=2,
+        first="RG-",
+        turn=3,
+        bag={"YY": 4},
+    )
     pairs_seen = h.cell_pairs(g.legal_moves())
     assert len(pairs_seen) == 68
     before = g.to_text()
@@ -236,8 +254,13 @@ def test_third_player_may_touch_neither_earlier_symbol():
 
 def test_from_second_round_anything_goes():
     """RULES §3.2: from the second round on a tile need not touch anything."""
-    g = h.game(covered={(0, -4): R, (1, -4): B, (4, -4): G, (3, -4): R},
-               racks=[["RB", "GO"], ["OO"]], first="RG", turn=3, bag={"YY": 4})
+    g = h.game(
+        covered={(0, -4): R, (1, -4): B, (4, -4): G, (3, -4): R},
+        racks=[["RB", "GO"], ["OO"]],
+        first="RG",
+        turn=3,
+        bag={"YY": 4},
+    )
     g.play("B0,0+R1,0")
     assert g.board[(0, 0)] == B and g.board[(1, 0)] == R
     # the other player, also touching nothing: (2,2) and (3,2) have no printed neighbour
@@ -265,8 +288,13 @@ def test_first_round_bonus_placement_need_not_touch_a_symbol():
     blue symbol (5,0): ray E = the symbol, then (6,0) is outside the area -> 1; the other rays
     of (4,0) and all rays of R on (3,0) meet empty cells -> B 18, one bonus play.  The bonus
     placement is not bound by the first-round rule."""
-    g = h.game(scores=[[0, 0, 17, 0, 0, 0], [0] * 6], racks=[["RB", "RG", "OO"], ["YY"]],
-               first="--", turn=1, bag={"YY": 4})
+    g = h.game(
+        scores=[[0, 0, 17, 0, 0, 0], [0] * 6],
+        racks=[["RB", "RG", "OO"], ["YY"]],
+        first="--",
+        turn=1,
+        bag={"YY": 4},
+    )
     g.play("R3,0+B4,0")
     assert h.scores(g)[0] == [0, 0, 18, 0, 0, 0]
     assert g.current_player == 0 and g.bonus_plays == 1 and g.phase == "place"

@@ -45,25 +45,29 @@ def test_bad_player_count(players):
 # illegal and malformed moves
 # ---------------------------------------------------------------------------------------------
 
+
 def _mid_game():
     """2 players after the first round; (0,0) R and (1,0) B covered; player 0 holds RB, GG."""
     return h.game(covered={(0, 0): R, (1, 0): B}, racks=[["RB", "GG"], ["OO"]], bag={"YY": 5})
 
 
-@pytest.mark.parametrize(("text", "why"), [
-    ("Y2,2+Y3,2", "RULES §3.2: tile YY not in the rack"),
-    ("R2,2+G3,2", "RULES §3.2: tile RG not in the rack"),
-    ("R2,2+B4,2", "RULES §3.2: cells not adjacent"),
-    ("R2,2+B3,3", "RULES §3.2: cells not adjacent ((1,1) is not a direction)"),
-    ("R2,2+B2,2", "RULES §3.2: the same cell twice"),
-    ("R5,-2+B6,-2", "RULES §1.3: (6,-2) outside the 2-player area"),
-    ("R0,0+B0,1", "RULES §3.2: (0,0) is occupied"),
-    ("R-1,0+B0,0", "RULES §3.2: (0,0) is occupied"),
-    ("R0,-5+B0,-4", "RULES §1.4: (0,-5) is the printed red symbol"),
-    ("B5,-1+R5,0", "RULES §1.4: (5,0) is the printed blue symbol"),
-    ("keep", "spec turn flow: keep only in phase swap"),
-    ("swap", "spec turn flow: swap only in phase swap"),
-])
+@pytest.mark.parametrize(
+    ("text", "why"),
+    [
+        ("Y2,2+Y3,2", "RULES §3.2: tile YY not in the rack"),
+        ("R2,2+G3,2", "RULES §3.2: tile RG not in the rack"),
+        ("R2,2+B4,2", "RULES §3.2: cells not adjacent"),
+        ("R2,2+B3,3", "RULES §3.2: cells not adjacent ((1,1) is not a direction)"),
+        ("R2,2+B2,2", "RULES §3.2: the same cell twice"),
+        ("R5,-2+B6,-2", "RULES §1.3: (6,-2) outside the 2-player area"),
+        ("R0,0+B0,1", "RULES §3.2: (0,0) is occupied"),
+        ("R-1,0+B0,0", "RULES §3.2: (0,0) is occupied"),
+        ("R0,-5+B0,-4", "RULES §1.4: (0,-5) is the printed red symbol"),
+        ("B5,-1+R5,0", "RULES §1.4: (5,0) is the printed blue symbol"),
+        ("keep", "spec turn flow: keep only in phase swap"),
+        ("swap", "spec turn flow: swap only in phase swap"),
+    ],
+)
 def test_illegal_move(text, why):
     """RULES §1.3, §1.4, §3.2, spec Errors: IllegalMoveError, game unchanged."""
     g = _mid_game()
@@ -73,11 +77,27 @@ def test_illegal_move(text, why):
     assert g.to_text() == before, why
 
 
-@pytest.mark.parametrize("text", [
-    "", " ", "R2,2", "R2,2+", "+B3,2", "R2,2+B3,2+G4,2", "X2,2+B3,2", "R2;2+B3,2",
-    "R2,2-B3,2", "R2,2+B3", "RB2,2+B3,2", "R2.0,2+B3,2", "Ra,2+B3,2", "swapkeep", "place",
-    "R99999999999999999999,2+B3,2",
-])
+@pytest.mark.parametrize(
+    "text",
+    [
+        "",
+        " ",
+        "R2,2",
+        "R2,2+",
+        "+B3,2",
+        "R2,2+B3,2+G4,2",
+        "X2,2+B3,2",
+        "R2;2+B3,2",
+        "R2,2-B3,2",
+        "R2,2+B3",
+        "RB2,2+B3,2",
+        "R2.0,2+B3,2",
+        "Ra,2+B3,2",
+        "swapkeep",
+        "place",
+        "R99999999999999999999,2+B3,2",
+    ],
+)
 def test_malformed_move_text(text):
     """RULES §3.2 (a move is a placement of a tile on two cells, or the §3.5 decision), spec
     Moves/Errors: malformed move text raises IllegalMoveError, in play() and parse()."""
@@ -102,14 +122,20 @@ def test_both_orientations_are_legal():
 
 def test_first_round_rule_error():
     """RULES §3.2: player 1's first placement may not touch R, which player 0 touched."""
-    g = h.game(covered={(0, -4): R, (1, -4): B}, racks=[["GO"], ["RG"]], to_move=1, first="R-",
-               turn=2, bag={"YY": 4})
+    g = h.game(
+        covered={(0, -4): R, (1, -4): B},
+        racks=[["GO"], ["RG"]],
+        to_move=1,
+        first="R-",
+        turn=2,
+        bag={"YY": 4},
+    )
     before = g.to_text()
     with pytest.raises(genial.IllegalMoveError):
         g.play("R1,-5+G2,-5")
     assert g.to_text() == before
     with pytest.raises(genial.IllegalMoveError):
-        g.play("R1,1+G2,1")     # touches no symbol at all
+        g.play("R1,1+G2,1")  # touches no symbol at all
     assert g.to_text() == before
 
 
@@ -120,7 +146,7 @@ def test_gains_rejects_bad_cells(text):
     g = _mid_game()
     before = g.to_text()
     with pytest.raises(ValueError):  # noqa: PT011 (the spec names only ValueError here)
-        g.gains(genial.Move.parse(text))   # parse may already refuse (2,2)+(4,2)
+        g.gains(genial.Move.parse(text))  # parse may already refuse (2,2)+(4,2)
     assert g.to_text() == before
 
 
@@ -151,8 +177,12 @@ def test_move_after_the_end():
 # position texts
 # ---------------------------------------------------------------------------------------------
 
-BASE = dict(covered={(0, 0): R, (1, 0): B}, racks=[["RB", "GG"], ["OO"]], bag={"YY": 5},
-            scores=[[1, 2, 3, 4, 5, 6], [0, 0, 0, 0, 0, 18]])
+BASE = dict(
+    covered={(0, 0): R, (1, 0): B},
+    racks=[["RB", "GG"], ["OO"]],
+    bag={"YY": 5},
+    scores=[[1, 2, 3, 4, 5, 6], [0, 0, 0, 0, 0, 18]],
+)
 
 
 def _fields(**kw):
@@ -236,8 +266,10 @@ def _bad_texts():
     # full bag + RR in a rack: 42 red halves
     yield "42 red halves", h.position(racks=[["RR"], []], bag=h.FULL_BAG)
     # 41 yellow halves on the board (the first 41 free cells in row-major order), no bag
-    yield "41 yellow halves on the board", h.position(
-        covered={c: Y for c in [d for d in h.area_cells(2) if d not in h.PRINTED][:41]})
+    yield (
+        "41 yellow halves on the board",
+        h.position(covered={c: Y for c in [d for d in h.area_cells(2) if d not in h.PRINTED][:41]}),
+    )
 
 
 @pytest.mark.parametrize(("name", "text"), list(_bad_texts()), ids=[n for n, _ in _bad_texts()])
@@ -251,6 +283,7 @@ def test_bad_position_text(name, text):
 # ---------------------------------------------------------------------------------------------
 # records
 # ---------------------------------------------------------------------------------------------
+
 
 def _record():
     g = genial.Game(2, seed=7)

@@ -39,8 +39,11 @@ def neighbours(cell):
 def area_cells(players):
     """Cells of the area in row-major (r, q) order, printed cells included."""
     rad = RADIUS[players]
-    return [(q, r) for r in range(-rad, rad + 1)
-            for q in range(max(-rad, -rad - r), min(rad, rad - r) + 1)]
+    return [
+        (q, r)
+        for r in range(-rad, rad + 1)
+        for q in range(max(-rad, -rad - r), min(rad, rad - r) + 1)
+    ]
 
 
 def touches_symbol(cells):
@@ -78,13 +81,25 @@ def rack_text(codes):
     return "".join(tile_code(t) for t in tiles) or "-"
 
 
-def position(players=2, covered=(), scores=None, racks=None, bag=None, to_move=0, phase="p",
-             bonus=0, first=None, turn=None):
+def position(
+    players=2,
+    covered=(),
+    scores=None,
+    racks=None,
+    bag=None,
+    to_move=0,
+    phase=None,
+    bonus=0,
+    first=None,
+    turn=None,
+):
     """Write a position text.
 
     covered: {(q, r): colour (int or letter)} cells covered by tile halves (no printed cells).
     scores: one 6-list per player (default zeros).  racks: one list of tile codes per player
     (default empty).  first: the first-round field (default: every player has placed).
+    phase: default "p", or "x" when every rack is empty (RULES §3.6: such a game is over; the
+    scoring tests use these analysis positions, where gains() still answers).
     """
     covered = {tuple(c): colour(v) for c, v in dict(covered).items()}
     area = area_cells(players)
@@ -107,6 +122,8 @@ def position(players=2, covered=(), scores=None, racks=None, bag=None, to_move=0
         scores = [[0] * 6 for _ in range(players)]
     if racks is None:
         racks = [[] for _ in range(players)]
+    if phase is None:
+        phase = "x" if not any(racks) else "p"
     if first is None:
         first = "RBYG"[:players] if players < 4 else "RBYG"
     if turn is None:

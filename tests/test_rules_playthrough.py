@@ -36,8 +36,9 @@ def _ray_points(board, players, cell, colour, partner):
         n = (cell[0] + dq, cell[1] + dr)
         if n == partner:
             continue
-        while h.dist(n) <= h.RADIUS[players] and (board.get(n) == colour
-                                                   or h.PRINTED.get(n) == colour):
+        while h.dist(n) <= h.RADIUS[players] and (
+            board.get(n) == colour or h.PRINTED.get(n) == colour
+        ):
             total += 1
             n = (n[0] + dq, n[1] + dr)
     return total
@@ -50,15 +51,26 @@ def _free_pairs(board, players):
 
 def _material(g):
     tiles = sum(int(ch) for ch in h.field(g, h.F_BAG)) + sum(
-        len(g.rack(p)) for p in range(g.players))
+        len(g.rack(p)) for p in range(g.players)
+    )
     assert len(g.board) % 2 == 0
     return tiles + len(g.board) // 2
 
 
-@pytest.mark.parametrize(("players", "seed", "greedy"), [
-    (2, 1, False), (3, 3, False), (4, 4, False),
-    (2, 11, True), (2, 12, True), (2, 13, True), (3, 14, True), (3, 15, True), (4, 16, True),
-])
+@pytest.mark.parametrize(
+    ("players", "seed", "greedy"),
+    [
+        (2, 1, False),
+        (3, 3, False),
+        (4, 4, False),
+        (2, 11, True),
+        (2, 12, True),
+        (2, 13, True),
+        (3, 14, True),
+        (3, 15, True),
+        (4, 16, True),
+    ],
+)
 def test_seeded_game_follows_the_rules(players, seed, greedy):
     """RULES §2.1, §3.2-§3.6 on every step of a seeded game with random legal choices."""
     rng = random.Random(seed)
@@ -80,7 +92,7 @@ def test_seeded_game_follows_the_rules(players, seed, greedy):
         first = h.field(g, h.F_FIRST)[p] == "-" and g.bonus_plays == 0
         pairs = h.cell_pairs(legal)
         if first:
-            for pair in pairs:   # RULES §3.2: touch a symbol nobody touched first
+            for pair in pairs:  # RULES §3.2: touch a symbol nobody touched first
                 syms = {n for c in pair for n in h.neighbours(c) if n in h.PRINTED}
                 assert syms and not syms & touched
         else:
@@ -90,8 +102,10 @@ def test_seeded_game_follows_the_rules(players, seed, greedy):
             # mostly greedy, so that counters reach 18 and bonus plays happen
             def value(mv, board=board):
                 c0, c1 = (tuple(c) for c in mv.cells)
-                return (_ray_points(board, players, c0, mv.colours[0], c1)
-                        + _ray_points(board, players, c1, mv.colours[1], c0))
+                return _ray_points(board, players, c0, mv.colours[0], c1) + _ray_points(
+                    board, players, c1, mv.colours[1], c0
+                )
+
             m = max(legal, key=lambda mv: (value(mv), rng.random()))
         else:
             m = rng.choice(legal)
@@ -110,12 +124,12 @@ def test_seeded_game_follows_the_rules(players, seed, greedy):
         for c, pts in zip(cols, expect, strict=False):
             want[c] += pts
         want = [min(18, x) for x in want]
-        assert after == want                      # RULES §3.3 cap
+        assert after == want  # RULES §3.3 cap
         earned = sum(1 for c in range(6) if before[c] < 18 <= want[c])
         rack_left = list(rack_before)
         rack_left.remove((min(cols), max(cols)))
         if g.is_over:
-            assert after == [18] * 6 or _free_pairs(g.board, players) == 0   # RULES §3.6
+            assert after == [18] * 6 or _free_pairs(g.board, players) == 0  # RULES §3.6
             break
         assert _free_pairs(g.board, players) > 0 and after != [18] * 6
         if owed + earned - (1 if owed else 0) > 0 and rack_left:
@@ -125,18 +139,19 @@ def test_seeded_game_follows_the_rules(players, seed, greedy):
             continue
         lowest = min(after)
         swap_ok = bool(rack_left) and not any(
-            after[a] == lowest or after[b] == lowest for a, b in rack_left)
-        if swap_ok:                               # RULES §3.5
+            after[a] == lowest or after[b] == lowest for a, b in rack_left
+        )
+        if swap_ok:  # RULES §3.5
             assert g.phase == "swap" and g.current_player == p
         else:
             assert g.phase == "place" and g.current_player == (p + 1) % players
             assert g.bonus_plays == 0
-            assert len(h.rack(g, p)) == 6 or g.bag_size == 0   # refill (RULES §3.2 d)
+            assert len(h.rack(g, p)) == 6 or g.bag_size == 0  # refill (RULES §3.2 d)
     assert g.legal_moves() == []
     assert g.phase == "over"
     ranks = [int(x) for x in g.ranks()]
     vectors = [sorted(row) for row in h.scores(g)]
-    for i in range(players):                      # RULES §3.7
+    for i in range(players):  # RULES §3.7
         if vectors[i] == [18] * 6:
             assert ranks[i] == 0
         else:

@@ -36,8 +36,9 @@ def _play_scores(covered, text, tile_code, players=2, to_move=0, start=None):
     start = start or [[0] * 6 for _ in range(players)]
     racks = [["OO"] for _ in range(players)]
     racks[to_move] = [tile_code, "RR"]
-    g = h.game(players=players, covered=covered, scores=start, racks=racks, to_move=to_move,
-               bag={"YY": 5})
+    g = h.game(
+        players=players, covered=covered, scores=start, racks=racks, to_move=to_move, bag={"YY": 5}
+    )
     g.play(text)
     return h.scores(g)
 
@@ -45,6 +46,7 @@ def _play_scores(covered, text, tile_code, players=2, to_move=0, start=None):
 # ---------------------------------------------------------------------------------------------
 # single rays and their stops
 # ---------------------------------------------------------------------------------------------
+
 
 def test_single_ray():
     """RULES §3.3: B on (0,0): W ray (-1,0) B, (-2,0) B, (-3,0) empty -> 2; NE (1,-1),
@@ -96,7 +98,7 @@ def test_ray_through_a_corner_symbol_stopped_by_the_area_edge(players, expected)
     then (-1,-5) (distance 6) is outside the 2-player area -> 2.  3 players: (-1,-5) is R,
     (-2,-5) (distance 7) outside -> 3.  4 players: (-2,-5) R too, board edge -> 4.  The other
     rays of (2,-5) start on empty cells or leave the area; B on (3,-5) sees no blue."""
-    line = [(1, -5), (-1, -5), (-2, -5)][:expected - 1]
+    line = [(1, -5), (-1, -5), (-2, -5)][: expected - 1]
     g = h.game(players=players, covered={c: R for c in line})
     assert h.half_points(g, "R2,-5+B3,-5") == {(2, -5): expected, (3, -5): 0}
 
@@ -104,6 +106,7 @@ def test_ray_through_a_corner_symbol_stopped_by_the_area_edge(players, expected)
 # ---------------------------------------------------------------------------------------------
 # printed symbols
 # ---------------------------------------------------------------------------------------------
+
 
 def test_printed_symbol_counts():
     """RULES §1.4, §3.3: R on (0,-4): NW is the red symbol (0,-5) -> 1 (then (0,-6) is outside
@@ -145,6 +148,7 @@ def test_printed_symbol_of_another_colour_stops_a_ray():
 # doubles and the partner half
 # ---------------------------------------------------------------------------------------------
 
+
 def test_double_both_halves_see_the_same_cell():
     """RULES §3.3, spec decision 6: (1,-1) B is NE of (0,0) and NW of (1,0).  BB on (0,0)+(1,0):
     each half scores it: (1, 1); the blue counter gets 2."""
@@ -176,6 +180,7 @@ def test_partner_half_never_counts():
 # ---------------------------------------------------------------------------------------------
 # gains() conventions, scores per player
 # ---------------------------------------------------------------------------------------------
+
 
 def test_gains_follow_the_canonical_colour_order():
     """RULES §3.3 via the spec: a move written second-half-first is canonicalised (cells[0] is
@@ -231,6 +236,7 @@ def test_two_colours_scored_by_one_tile():
 # the cap at 18
 # ---------------------------------------------------------------------------------------------
 
+
 def test_cap_at_18_points_beyond_are_lost():
     """RULES §3.3: W of (0,0): (-1,0) .. (-4,0) B, then the purple symbol (-5,0) -> 4.  gains()
     reports 4 (no cap); blue 16 + 4 = 20 is capped at 18."""
@@ -258,14 +264,18 @@ def test_cap_on_a_double():
 # the shared fixtures
 # ---------------------------------------------------------------------------------------------
 
+
 def _fixture_path():
     path = Path(__file__).resolve().parents[2] / "shared" / "fixtures" / "scoring.json"
     if path.is_file():
         return path
     env = os.environ.get("GENIAL_SHARED")
     if env:
-        for cand in (Path(env) / "fixtures" / "scoring.json", Path(env) / "scoring.json",
-                     Path(env)):
+        for cand in (
+            Path(env) / "fixtures" / "scoring.json",
+            Path(env) / "scoring.json",
+            Path(env),
+        ):
             if cand.is_file():
                 return cand
     return None
@@ -279,12 +289,13 @@ _CASES = json.loads(_FIXTURE.read_text())["cases"] if _FIXTURE else []
 def test_scoring_fixture(case):
     """RULES §3.3 (and §1.5 free pairs): every query of shared/fixtures/scoring.json."""
     if case is None:
-        pytest.skip("scoring.json not found: neither ../../shared/fixtures/scoring.json from "
-                    "this file nor $GENIAL_SHARED exists")
+        pytest.skip(
+            "scoring.json not found: neither ../../shared/fixtures/scoring.json from "
+            "this file nor $GENIAL_SHARED exists"
+        )
     players = case["players"]
     covered = {(q, r): c for q, r, c in case["covered"]}
-    full = case.get("free_pairs") == 0
-    g = h.game(players=players, covered=covered, phase="x" if full else "p")
+    g = h.game(players=players, covered=covered)  # no racks: an analysis position, over
     if "free_pairs" in case:
         assert g.free_pairs == case["free_pairs"]
     for query in case["queries"]:

@@ -55,13 +55,18 @@ def _assert_turn_passed(g, to=1):
 # RULES §3.4: bonus plays
 # ---------------------------------------------------------------------------------------------
 
+
 def test_one_bonus_play():
     """RULES §3.4: blue 17; B on (0,0) next to (-1,0) B scores 1 (W ray; the rest empty) ->
     18: one bonus play, same player, phase "place", bonus_plays 1, no refill yet (rack RR, OY;
     bag 5).  After the bonus placement (RR, scores 0) the rack OY shows O, a lowest colour
     (R, G, O, Y, P are 0), so no swap: refill 1 + 5 PP, bag 5 - 5 = 0, turn to player 1."""
-    g = h.game(scores=[[0, 0, 17, 0, 0, 0], [0] * 6], covered={(-1, 0): B},
-               racks=[["RB", "RR", "OY"], ["YY"]], bag={"PP": 5})
+    g = h.game(
+        scores=[[0, 0, 17, 0, 0, 0], [0] * 6],
+        covered={(-1, 0): B},
+        racks=[["RB", "RR", "OY"], ["YY"]],
+        bag={"PP": 5},
+    )
     g.play("B0,0+R1,0")
     assert h.scores(g)[0] == [0, 0, 18, 0, 0, 0]
     _assert_still_bonus(g, 1)
@@ -82,8 +87,12 @@ def test_one_bonus_play():
 def test_two_bonus_plays_from_one_tile():
     """RULES §3.4, spec decision 6: green and blue 17; B on (0,0) (W: (-1,0) B -> 1) and G on
     (1,0) (E: (2,0) G -> 1): both reach 18 -> two bonus plays, taken one after the other."""
-    g = h.game(scores=[[0, 17, 17, 0, 0, 0], [0] * 6], covered={(-1, 0): B, (2, 0): G},
-               racks=[["GB", "RR", "RO", "OY"], ["YY"]], bag={"PP": 5})
+    g = h.game(
+        scores=[[0, 17, 17, 0, 0, 0], [0] * 6],
+        covered={(-1, 0): B, (2, 0): G},
+        racks=[["GB", "RR", "RO", "OY"], ["YY"]],
+        bag={"PP": 5},
+    )
     assert h.half_points(g, "B0,0+G1,0") == {(0, 0): 1, (1, 0): 1}
     g.play("B0,0+G1,0")
     assert h.scores(g)[0] == [0, 18, 18, 0, 0, 0]
@@ -98,8 +107,12 @@ def test_two_bonus_plays_from_one_tile():
 def test_double_reaching_18_earns_one_bonus_play():
     """RULES §3.4, spec decision 6: blue 17; BB on (0,0)+(1,0) with (1,-1) B scores 1 + 1 ->
     18 (19 capped): one counter reached 18 -> one bonus play."""
-    g = h.game(scores=[[0, 0, 17, 0, 0, 0], [0] * 6], covered={(1, -1): B},
-               racks=[["BB", "RR", "OY"], ["YY"]], bag={"PP": 5})
+    g = h.game(
+        scores=[[0, 0, 17, 0, 0, 0], [0] * 6],
+        covered={(1, -1): B},
+        racks=[["BB", "RR", "OY"], ["YY"]],
+        bag={"PP": 5},
+    )
     g.play("B0,0+B1,0")
     assert h.scores(g)[0] == [0, 0, 18, 0, 0, 0]
     _assert_still_bonus(g, 1)
@@ -109,8 +122,12 @@ def test_bonus_plays_chain():
     """RULES §3.4: blue and green 17.  B on (0,0) (W (-1,0) B -> 1): blue 18, one bonus.  The
     bonus placement G on (0,3) (W (-1,3) G -> 1; R on (1,3) -> 0) takes green to 18: another
     bonus play (owed: 1 - 1 + 1 = 1).  The third placement earns nothing; the turn passes."""
-    g = h.game(scores=[[0, 17, 17, 0, 0, 0], [0] * 6], covered={(-1, 0): B, (-1, 3): G},
-               racks=[["RB", "RG", "RR", "OY"], ["YY"]], bag={"PP": 5})
+    g = h.game(
+        scores=[[0, 17, 17, 0, 0, 0], [0] * 6],
+        covered={(-1, 0): B, (-1, 3): G},
+        racks=[["RB", "RG", "RR", "OY"], ["YY"]],
+        bag={"PP": 5},
+    )
     g.play("B0,0+R1,0")
     _assert_still_bonus(g, 1)
     g.play("G0,3+R1,3")
@@ -124,8 +141,12 @@ def test_bonus_plays_chain():
 def test_counter_already_at_18_never_triggers_again():
     """RULES §3.4: blue already 18, B on (0,0) next to (-1,0) B: no bonus play; the rack RR, OY
     shows lowest colours (R, O, Y, P at 0), so the turn passes."""
-    g = h.game(scores=[[0, 0, 18, 0, 0, 0], [0] * 6], covered={(-1, 0): B},
-               racks=[["RB", "RR", "OY"], ["YY"]], bag={"PP": 5})
+    g = h.game(
+        scores=[[0, 0, 18, 0, 0, 0], [0] * 6],
+        covered={(-1, 0): B},
+        racks=[["RB", "RR", "OY"], ["YY"]],
+        bag={"PP": 5},
+    )
     g.play("B0,0+R1,0")
     assert h.scores(g)[0] == [0, 0, 18, 0, 0, 0]
     _assert_turn_passed(g)
@@ -134,8 +155,12 @@ def test_counter_already_at_18_never_triggers_again():
 def test_only_the_counter_reaching_18_triggers():
     """RULES §3.4: green already 18, blue 17; GB scoring 1 + 1 (as in
     test_two_bonus_plays_from_one_tile): only blue reaches 18 -> one bonus play."""
-    g = h.game(scores=[[0, 18, 17, 0, 0, 0], [0] * 6], covered={(-1, 0): B, (2, 0): G},
-               racks=[["GB", "RR", "OY"], ["YY"]], bag={"PP": 5})
+    g = h.game(
+        scores=[[0, 18, 17, 0, 0, 0], [0] * 6],
+        covered={(-1, 0): B, (2, 0): G},
+        racks=[["GB", "RR", "OY"], ["YY"]],
+        bag={"PP": 5},
+    )
     g.play("B0,0+G1,0")
     assert h.scores(g)[0] == [0, 18, 18, 0, 0, 0]
     _assert_still_bonus(g, 1)
@@ -144,8 +169,12 @@ def test_only_the_counter_reaching_18_triggers():
 def test_bonus_plays_lapse_with_an_empty_rack():
     """RULES §3.4 Decision, spec decisions 2 and 4: the only tile RB takes blue to 18; the rack
     is empty, so the bonus play lapses; no swap (empty rack); refill 6 GO of 6, bag 0."""
-    g = h.game(scores=[[0, 0, 17, 0, 0, 0], [0] * 6], covered={(-1, 0): B},
-               racks=[["RB"], ["YY"]], bag={"GO": 6})
+    g = h.game(
+        scores=[[0, 0, 17, 0, 0, 0], [0] * 6],
+        covered={(-1, 0): B},
+        racks=[["RB"], ["YY"]],
+        bag={"GO": 6},
+    )
     g.play("B0,0+R1,0")
     assert h.scores(g)[0] == [0, 0, 18, 0, 0, 0]
     _assert_turn_passed(g)
@@ -157,8 +186,12 @@ def test_chained_bonus_play_lapses_when_the_rack_runs_out():
     """RULES §3.4 Decision: blue and green 17, rack RB RG.  RB (B on (0,0), W (-1,0) B -> 1)
     earns a bonus play; RG (G on (0,3), W (-1,3) G -> 1) earns another, but the rack is now
     empty: it lapses, no swap (empty rack), refill 5 PP, the turn passes."""
-    g = h.game(scores=[[0, 17, 17, 0, 0, 0], [0] * 6], covered={(-1, 0): B, (-1, 3): G},
-               racks=[["RB", "RG"], ["YY"]], bag={"PP": 5})
+    g = h.game(
+        scores=[[0, 17, 17, 0, 0, 0], [0] * 6],
+        covered={(-1, 0): B, (-1, 3): G},
+        racks=[["RB", "RG"], ["YY"]],
+        bag={"PP": 5},
+    )
     g.play("B0,0+R1,0")
     _assert_still_bonus(g, 1)
     g.play("G0,3+R1,3")
@@ -171,8 +204,12 @@ def test_bonus_plays_owed_in_a_position_text():
     """RULES §3.4, spec position text (bonus field): a position with 2 bonus placements owed;
     each zero-scoring placement uses one, the same player keeps moving, then the turn passes
     (rack OY shows O, a lowest colour: no swap)."""
-    g = h.game(scores=[[0, 18, 18, 0, 0, 0], [0] * 6], racks=[["RR", "RO", "OY"], ["YY"]],
-               bag={"PP": 5}, bonus=2)
+    g = h.game(
+        scores=[[0, 18, 18, 0, 0, 0], [0] * 6],
+        racks=[["RR", "RO", "OY"], ["YY"]],
+        bag={"PP": 5},
+        bonus=2,
+    )
     assert g.bonus_plays == 2
     g.play(FILL_RR)
     _assert_still_bonus(g, 1)
@@ -183,8 +220,12 @@ def test_bonus_plays_owed_in_a_position_text():
 def test_turn_counter_and_bonus_plays():
     """RULES §3.2 (c): bonus placements belong to the same turn.  Spec position text, turn
     field (turns started so far): it moves on only when the turn passes (here from 5)."""
-    g = h.game(scores=[[0, 0, 17, 0, 0, 0], [0] * 6], covered={(-1, 0): B},
-               racks=[["RB", "RR", "OY"], ["YY"]], bag={"PP": 5})
+    g = h.game(
+        scores=[[0, 0, 17, 0, 0, 0], [0] * 6],
+        covered={(-1, 0): B},
+        racks=[["RB", "RR", "OY"], ["YY"]],
+        bag={"PP": 5},
+    )
     assert h.field(g, h.F_TURN) == "5"
     g.play("B0,0+R1,0")
     assert h.field(g, h.F_TURN) == "5"
@@ -196,8 +237,8 @@ def test_turn_counter_and_bonus_plays():
 # RULES §3.5: the rack swap
 # ---------------------------------------------------------------------------------------------
 
-SWAP_SCORES = [[5, 3, 3, 4, 6, 7], [0] * 6]   # player 0: lowest colours G and B (tied at 3)
-OLD_RACK = ["RR", "RO", "OY", "PP", "YP"]      # shows neither G nor B
+SWAP_SCORES = [[5, 3, 3, 4, 6, 7], [0] * 6]  # player 0: lowest colours G and B (tied at 3)
+OLD_RACK = ["RR", "RO", "OY", "PP", "YP"]  # shows neither G nor B
 
 
 def _swap_position(bag, rack_extra=None):
@@ -314,8 +355,12 @@ def test_swap_check_uses_the_counters_after_the_placement():
     before the turn.  RR on (0,0)+(1,0) with (-1,0), (-2,0) R scores 2 + 0 -> red 6; now G, B,
     O, Y, P (5) are lowest and the rack GB GO BO YP GY shows them: no swap (the rack shows no
     red, so checking before the placement would wrongly offer one)."""
-    g = h.game(scores=[[4, 5, 5, 5, 5, 5], [0] * 6], covered={(-1, 0): R, (-2, 0): R},
-               racks=[["RR", "GB", "GO", "BO", "YP", "GY"], ["YY"]], bag={"PP": 5})
+    g = h.game(
+        scores=[[4, 5, 5, 5, 5, 5], [0] * 6],
+        covered={(-1, 0): R, (-2, 0): R},
+        racks=[["RR", "GB", "GO", "BO", "YP", "GY"], ["YY"]],
+        bag={"PP": 5},
+    )
     g.play("R0,0+R1,0")
     assert h.scores(g)[0] == [6, 5, 5, 5, 5, 5]
     _assert_turn_passed(g)
@@ -335,21 +380,29 @@ def test_swap_not_offered_with_an_empty_rack():
 # RULES §3.6: the end
 # ---------------------------------------------------------------------------------------------
 
+
 def _nearly_full_board():
     """Every free cell of the 2-player area covered (with O, Y, P by (q - r) mod 3) except the
     pair (0,0)-(1,0) and the single cell (-3,-1), which is not adjacent to either: exactly one
     free pair."""
     keep_empty = {(0, 0), (1, 0), (-3, -1)}
-    return {c: O + (c[0] - c[1]) % 3 for c in h.area_cells(2)
-            if c not in h.PRINTED and c not in keep_empty}
+    return {
+        c: O + (c[0] - c[1]) % 3
+        for c in h.area_cells(2)
+        if c not in h.PRINTED and c not in keep_empty
+    }
 
 
 def test_game_ends_when_no_free_pair_remains():
     """RULES §3.6, spec decision 1: RG on the last free pair scores 0 (all neighbours are O, Y,
     P); no two adjacent empty cells remain (the single cell (-3,-1) does not count): the game
     is over at once, without refill (rack RR GG, bag still 5); every move is illegal."""
-    g = h.game(covered=_nearly_full_board(), scores=[[3] * 6, [2, 9, 9, 9, 9, 9]],
-               racks=[["RG", "RR", "GG"], ["OY"]], bag={"RG": 5})
+    g = h.game(
+        covered=_nearly_full_board(),
+        scores=[[3] * 6, [2, 9, 9, 9, 9, 9]],
+        racks=[["RG", "RR", "GG"], ["OY"]],
+        bag={"RG": 5},
+    )
     assert g.free_pairs == 1
     assert not g.is_over
     assert h.cell_pairs(g.legal_moves()) == {frozenset({(0, 0), (1, 0)})}
@@ -362,7 +415,7 @@ def test_game_ends_when_no_free_pair_remains():
     assert h.scores(g) == [[3] * 6, [2, 9, 9, 9, 9, 9]]
     assert h.rack(g, 0) == [RR, GG]
     assert g.bag_size == 5
-    assert list(g.ranks()) == [0, 1]   # (3,3,3,3,3,3) beats (2,9,9,9,9,9): RULES §3.7
+    assert list(g.ranks()) == [0, 1]  # (3,3,3,3,3,3) beats (2,9,9,9,9,9): RULES §3.7
     before = g.to_text()
     for move in ("keep", "swap", "R-3,-1+G-2,-1", "R0,0+G1,0", genial.Move.keep()):
         with pytest.raises(genial.IllegalMoveError):
@@ -376,8 +429,12 @@ def test_game_ends_on_a_placement_that_earns_a_bonus_play():
     board has no free pair left: the game is over, the bonus play is not taken, no refill."""
     covered = _nearly_full_board()
     covered[(-1, 0)] = B
-    g = h.game(covered=covered, scores=[[0, 0, 17, 0, 0, 0], [1] * 6],
-               racks=[["RB", "RR", "GG"], ["OY"]], bag={"RG": 5})
+    g = h.game(
+        covered=covered,
+        scores=[[0, 0, 17, 0, 0, 0], [1] * 6],
+        racks=[["RB", "RR", "GG"], ["OY"]],
+        bag={"RG": 5},
+    )
     g.play("B0,0+R1,0")
     assert h.scores(g)[0] == [0, 0, 18, 0, 0, 0]
     assert g.is_over
@@ -393,9 +450,14 @@ def test_instant_win_with_six_18s():
     (0,0) next to (-1,0) P (W ray -> 1) makes six 18s: the game ends at once (no bonus play,
     no refill) although free pairs remain, and player 1 ranks first.  Players 0 and 2:
     (17 x 6) beats (0 x 6)."""
-    g = h.game(players=3, covered={(-1, 0): P},
-               scores=[[17] * 6, [18, 18, 18, 18, 18, 17], [0] * 6],
-               racks=[["OO"], ["RP", "GG"], ["OO"]], to_move=1, bag={"YY": 5})
+    g = h.game(
+        players=3,
+        covered={(-1, 0): P},
+        scores=[[17] * 6, [18, 18, 18, 18, 18, 17], [0] * 6],
+        racks=[["OO"], ["RP", "GG"], ["OO"]],
+        to_move=1,
+        bag={"YY": 5},
+    )
     g.play("P0,0+R1,0")
     assert h.scores(g)[1] == [18] * 6
     assert g.is_over
@@ -443,25 +505,28 @@ def test_loaded_six_18s_is_over():
 # RULES §3.7: ranking
 # ---------------------------------------------------------------------------------------------
 
-@pytest.mark.parametrize(("scores", "ranks"), [
-    # lowest 10 beats lowest 9 (sorted: 10 11 12 13 14 15 vs 9 18 18 18 18 18)
-    ([[15, 10, 14, 11, 13, 12], [18, 18, 9, 18, 18, 18]], [0, 1]),
-    # (9, 12, 14, ...) beats (9, 12, 13, ...)
-    ([[9, 12, 13, 18, 18, 18], [14, 9, 12, 15, 15, 15]], [1, 0]),
-    # identical sorted vectors share the place
-    ([[1, 2, 3, 4, 5, 6], [6, 5, 4, 3, 2, 1]], [0, 0]),
-    # competition ranking, 3 players: two tied best, the third has 2 strictly better players
-    ([[5] * 6, [5] * 6, [4, 18, 18, 18, 18, 18]], [0, 0, 2]),
-    # 4 players: p1 best; p0 and p2 share 3 4 5 6 7 8 (one better); p3 lowest 1: three better
-    ([[3, 4, 5, 6, 7, 8], [7] * 6, [8, 7, 6, 5, 4, 3], [1, 18, 18, 18, 18, 18]], [1, 0, 1, 3]),
-    # 4 players, two ties
-    ([[6] * 6, [6] * 6, [5] * 6, [5, 5, 5, 5, 5, 5]], [0, 0, 2, 2]),
-    # 4 players: last colour decides
-    ([[2, 2, 2, 2, 2, 3], [2, 2, 2, 2, 2, 4], [2] * 6, [2, 2, 2, 2, 2, 5]], [2, 1, 3, 0]),
-])
+
+@pytest.mark.parametrize(
+    ("scores", "ranks"),
+    [
+        # lowest 10 beats lowest 9 (sorted: 10 11 12 13 14 15 vs 9 18 18 18 18 18)
+        ([[15, 10, 14, 11, 13, 12], [18, 18, 9, 18, 18, 18]], [0, 1]),
+        # (9, 12, 14, ...) beats (9, 12, 13, ...)
+        ([[9, 12, 13, 18, 18, 18], [14, 9, 12, 15, 15, 15]], [1, 0]),
+        # identical sorted vectors share the place
+        ([[1, 2, 3, 4, 5, 6], [6, 5, 4, 3, 2, 1]], [0, 0]),
+        # competition ranking, 3 players: two tied best, the third has 2 strictly better players
+        ([[5] * 6, [5] * 6, [4, 18, 18, 18, 18, 18]], [0, 0, 2]),
+        # 4 players: p1 best; p0 and p2 share 3 4 5 6 7 8 (one better); p3 lowest 1: three better
+        ([[3, 4, 5, 6, 7, 8], [7] * 6, [8, 7, 6, 5, 4, 3], [1, 18, 18, 18, 18, 18]], [1, 0, 1, 3]),
+        # 4 players, two ties
+        ([[6] * 6, [6] * 6, [5] * 6, [5, 5, 5, 5, 5, 5]], [0, 0, 2, 2]),
+        # 4 players: last colour decides
+        ([[2, 2, 2, 2, 2, 3], [2, 2, 2, 2, 2, 4], [2] * 6, [2, 2, 2, 2, 2, 5]], [2, 1, 3, 0]),
+    ],
+)
 def test_ranking(scores, ranks):
     """RULES §3.7: sort each player's counters ascending, compare lexicographically, higher is
     better; rank = number of players strictly better (spec: competition ranking)."""
-    g = h.game(players=len(scores), scores=scores,
-               racks=[["OO"] for _ in scores], bag={"YY": 5})
+    g = h.game(players=len(scores), scores=scores, racks=[["OO"] for _ in scores], bag={"YY": 5})
     assert [int(x) for x in g.ranks()] == ranks

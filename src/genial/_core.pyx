@@ -54,6 +54,7 @@ cdef enum:
     ACT_KEEP = 15337
     ACT_SIZE = 15338
     MAXCAND = 5120      # placements with distinct values: <= 6 tiles x 2 ways x 426 edges
+    NWORDS = 7          # 64-bit words of the free-edge bit set (edge NEDGE is a dummy)
 
 cdef enum:
     PH_PLACE = 0
@@ -117,9 +118,8 @@ cdef struct State:
     uint8_t board[NCELL]        # colour 0..5, EMPTY or WALL
     uint8_t pot[NCELL][NCOL]    # potentials of empty cells (see the module docstring)
     uint8_t live[NCELL]         # bit c set when pot[cell][c] > 0
-    int16_t free_list[NEDGE]    # edges whose two cells are empty, in no particular order
-    int16_t free_pos[NEDGE]     # position of an edge in free_list, -1 if not free
-    int16_t n_free
+    uint64_t free_bits[NWORDS + 1]  # bit e set when both cells of edge e are empty area cells
+    int16_t n_free              # pairs of adjacent empty cells (free edges) in the area
 
 cdef struct Draws:
     # where drawn tiles come from and where they are logged
@@ -142,7 +142,10 @@ cdef uint8_t DIST[NCELL]            # distance from the centre, 255 off the boar
 cdef int16_t EDGE_A[NEDGE]          # the edge's first cell (row-major order)
 cdef int16_t EDGE_B[NEDGE]
 cdef int16_t EDGE_DIR[NEDGE]        # direction from A to B
-cdef int16_t CELL_EDGE[NCELL][6]    # edge from a cell in a direction, -1 if none
+cdef int16_t AREA_EDGES[8][NEDGE]   # the edges inside the area of each radius (5, 6, 7)
+cdef int16_t N_AREA_EDGES[8]
+cdef uint8_t CELL_WORD[NCELL]       # a cell's edges lie in free_bits words CELL_WORD, CELL_WORD+1
+cdef uint64_t CELL_MASK[NCELL][2]   # ... with these bits
 cdef int16_t EDGE_SYMBOL[NEDGE]     # the symbol the edge touches, -1 if none
 cdef int16_t SYMBOL_EDGES[NCOL][24] # edges touching each symbol (24 each)
 cdef int16_t N_SYMBOL_EDGES[NCOL]
@@ -174,12 +177,13 @@ def coords_of(int idx):
 
 
 cdef void _build_tables():
-    cdef int q, r, s, i, d, e, n, t, a, b, k
+    cdef int q, r, s, i, d, e, n, t, a, b, k, z
     for i in range(NCELL):
         DIST[i] = 255
         TOUCHES[i] = 255
-        for d in range(6):
-            CELL_EDGE[i][d] = -1
+        CELL_WORD[i] = 0
+        CELL_MASK[i][0] = 0
+        CELL_MASK[i][1] = 0
     for r in range(-7, 8):
         for q in range(-7, 8):
             s = -q - r
@@ -191,6 +195,8 @@ cdef void _build_tables():
         for d in range(6):
             TOUCHES[SYMBOL_CELL[k] + OFF[d]] = k
     # edges: row-major over the first cell, then the second (E, SW, SE all point forward)
+    for k in range(8):
+        N_AREA_EDGES[k] = 0
     e = 0
     for a in range(NCELL):
         if DIST[a] == 255 or _is_symbol(a):
@@ -204,8 +210,15 @@ cdef void _build_tables():
             EDGE_A[e] = a
             EDGE_B[e] = b
             EDGE_DIR[e] = d
-            CELL_EDGE[a][d] = e
-            CELL_EDGE[b][(d + 3) % 6] = e
+            for z in (a, b):
+                if CELL_MASK[z][0] == 0 and CELL_MASK[z][1] == 0:
+                    CELL_WORD[z] = e >> 6
+                assert 0 <= (e >> 6) - CELL_WORD[z] <= 1, "a cell's edges span two words at most"
+                CELL_MASK[z][(e >> 6) - CELL_WORD[z]] |= (<uint64_t>1) << (e & 63)
+            for k in range(5, 8):
+                if DIST[a] <= k and DIST[b] <= k:
+                    AREA_EDGES[k][N_AREA_EDGES[k]] = e
+                    N_AREA_EDGES[k] += 1
             EDGE_SYMBOL[e] = TOUCHES[a] if TOUCHES[a] != 255 else TOUCHES[b]
             if EDGE_SYMBOL[e] == 255:
                 EDGE_SYMBOL[e] = -1
@@ -266,16 +279,13 @@ cdef void _reset_board(State *st) noexcept nogil:
         st.board[i] = EMPTY if DIST[i] <= st.radius else WALL
     memset(st.pot, 0, sizeof(st.pot))
     memset(st.live, 0, sizeof(st.live))
-    st.n_free = 0
-    for e in range(NEDGE):
-        if st.board[EDGE_A[e]] == EMPTY and st.board[EDGE_B[e]] == EMPTY:
-            st.free_pos[e] = st.n_free
-            st.free_list[st.n_free] = e
-            st.n_free += 1
-        else:
-            st.free_pos[e] = -1
     for k in range(NCOL):
         fill(st, SYMBOL_CELL[k], k)
+    memset(st.free_bits, 0, sizeof(st.free_bits))
+    for e in range(N_AREA_EDGES[st.radius]):
+        k = AREA_EDGES[st.radius][e]
+        st.free_bits[k >> 6] |= (<uint64_t>1) << (k & 63)
+    st.n_free = N_AREA_EDGES[st.radius]
 
 
 # ---------------------------------------------------------------------------------------------
@@ -325,21 +335,55 @@ cdef inline int draw_tile(State *st, Draws *ds) noexcept nogil:
 # ---------------------------------------------------------------------------------------------
 # the board
 
-cdef inline void remove_free(State *st, int e) noexcept nogil:
-    cdef int p = st.free_pos[e]
-    cdef int last
-    if p < 0:
-        return
-    st.n_free -= 1
-    last = st.free_list[st.n_free]
-    st.free_list[p] = last
-    st.free_pos[last] = p
-    st.free_pos[e] = -1
+cdef extern from *:
+    """
+    #if defined(__GNUC__) || defined(__clang__)
+    #define genial_popcount64(x) __builtin_popcountll(x)
+    #define genial_ctz64(x) __builtin_ctzll(x)
+    #else
+    static int genial_popcount64(unsigned long long x) {
+        int n = 0; while (x) { x &= x - 1; n++; } return n; }
+    static int genial_ctz64(unsigned long long x) {
+        int n = 0; while (!(x & 1)) { x >>= 1; n++; } return n; }
+    #endif
+    """
+    int popcount64 "genial_popcount64"(uint64_t x) noexcept nogil
+    int ctz64 "genial_ctz64"(uint64_t x) noexcept nogil
+
+
+cdef inline bint is_free(State *st, int e) noexcept nogil:
+    """Whether both cells of edge ``e`` are empty cells of the area."""
+    return (st.free_bits[e >> 6] >> (e & 63)) & 1
+
+
+cdef inline int nth_free(State *st, int k) noexcept nogil:
+    """The k-th free edge (0-based) in edge order, for k < n_free. Branch-free: which word and
+    which bit are as unpredictable as the random k, so every step is a select, not a jump."""
+    cdef int i, c, t, word = 0, before = 0, total = 0, pos = 0, sh
+    cdef uint64_t w
+    for i in range(NWORDS):
+        c = popcount64(st.free_bits[i])
+        total += c
+        t = total <= k             # the running total is monotone: count the words before k's
+        word += t
+        before += c if t else 0
+    k -= before
+    w = st.free_bits[word]
+    sh = 64
+    while sh > 1:
+        sh >>= 1
+        c = popcount64(w & (((<uint64_t>1) << sh) - 1))
+        t = k >= c
+        k -= c if t else 0
+        w >>= sh if t else 0
+        pos += sh if t else 0
+    return word * 64 + pos
 
 
 cdef void fill(State *st, int z, int c) noexcept nogil:
-    """Put colour ``c`` on the empty cell ``z``; update potentials and free edges."""
-    cdef int d, step, ef, eb, nf, nb
+    """Put colour ``c`` on the empty cell ``z``; update potentials and the free-edge count."""
+    cdef int d, step, ef, eb, nf, nb, w
+    cdef uint64_t old0, old1
     st.board[z] = c
     for d in range(3):
         step = OFF[d]
@@ -353,15 +397,19 @@ cdef void fill(State *st, int z, int c) noexcept nogil:
         while st.board[eb] == c:
             eb -= step
             nb += 1
-        if st.board[ef] == EMPTY:
-            st.pot[ef][c] += 1 + nb
-            st.live[ef] |= 1 << c
-        if st.board[eb] == EMPTY:
-            st.pot[eb][c] += 1 + nf
-            st.live[eb] |= 1 << c
-    for d in range(6):
-        if CELL_EDGE[z][d] >= 0:
-            remove_free(st, CELL_EDGE[z][d])
+        # written whatever the end cell holds (no branch): potentials are only read for empty
+        # cells, and a covered cell never becomes empty again
+        st.pot[ef][c] += 1 + nb
+        st.live[ef] |= 1 << c
+        st.pot[eb][c] += 1 + nf
+        st.live[eb] |= 1 << c
+    # the edges from z are no longer free: two words of the bit set, no dependency chain
+    w = CELL_WORD[z]
+    old0 = st.free_bits[w]
+    old1 = st.free_bits[w + 1]
+    st.n_free -= popcount64(old0 & CELL_MASK[z][0]) + popcount64(old1 & CELL_MASK[z][1])
+    st.free_bits[w] = old0 & ~CELL_MASK[z][0]
+    st.free_bits[w + 1] = old1 & ~CELL_MASK[z][1]
 
 
 cdef inline int add_points(State *st, int k, int c, int g) noexcept nogil:
@@ -424,16 +472,16 @@ cdef bint swap_allowed(State *st) noexcept nogil:
     """RULES §3.5: no rack tile shows any of the lowest colours (ties included); rack non-empty."""
     cdef int p = st.current
     cdef int k = st.counter_of[p]
-    cdef int c, i, low = 255
+    cdef int c, i, low
     cdef uint8_t mask = 0
+    cdef const uint8_t *s = st.score[k]
     if st.rack_n[p] == 0:
         return False
+    low = s[0]
+    for c in range(1, NCOL):
+        low = s[c] if s[c] < low else low
     for c in range(NCOL):
-        if st.score[k][c] < low:
-            low = st.score[k][c]
-    for c in range(NCOL):
-        if st.score[k][c] == low:
-            mask |= 1 << c
+        mask |= (s[c] == low) << c
     for i in range(st.rack_n[p]):
         if TILE_MASK[st.rack[p][i]] & mask:
             return False
@@ -442,9 +490,11 @@ cdef bint swap_allowed(State *st) noexcept nogil:
 
 cdef int next_turn(State *st) noexcept nogil:
     """Pass the turn to the next seat holding tiles; end the game if nobody holds any."""
-    cdef int i, q
-    for i in range(1, st.players + 1):
-        q = (st.current + i) % st.players
+    cdef int i, q = st.current
+    for i in range(st.players):
+        q += 1
+        if q == st.players:
+            q = 0
         if st.rack_n[q] > 0:
             st.current = q
             st.phase = PH_PLACE
@@ -520,16 +570,19 @@ cdef int place(State *st, int action, Draws *ds) noexcept nogil:
         earned = add_points(st, k, c0, g0 + g1)
     else:
         earned = add_points(st, k, c0, g0) + add_points(st, k, c1, g1)
+    # RULES §3.6: six counters at the cap win at once (only a placement that reached a
+    # threshold can complete them); a board without free pairs ends the game
+    full = 0
+    if earned:
+        full = 1
+        for c in range(NCOL):
+            if st.score[k][c] < st.cap:
+                full = 0
     if st.bonus_rule == BONUS_NONE:
         earned = 0
     elif st.bonus_rule == BONUS_ONE and earned > 1:
         earned = 1
     st.bonus += earned
-    # RULES §3.6: six counters at the cap win at once; a board without free pairs ends the game
-    full = 1
-    for c in range(NCOL):
-        if st.score[k][c] < st.cap:
-            full = 0
     if full or st.n_free == 0:
         st.phase = PH_OVER
         st.bonus = 0
@@ -559,7 +612,7 @@ cdef bint is_legal(State *st, int action) noexcept nogil:
     e = action // 36
     c0 = (action // 6) % 6
     c1 = action % 6
-    if st.free_pos[e] < 0 or rack_find(st, st.current, TILE_OF[c0][c1]) < 0:
+    if not is_free(st, e) or rack_find(st, st.current, TILE_OF[c0][c1]) < 0:
         return False
     if is_first_placement(st) and not first_round_ok(st, e, used_symbols(st)):
         return False
@@ -584,7 +637,7 @@ cdef int legal_actions(State *st, int32_t *out) noexcept nogil:
     first = is_first_placement(st)
     used = used_symbols(st)
     for e in range(NEDGE):
-        if st.free_pos[e] < 0:
+        if not is_free(st, e):
             continue
         if first and not first_round_ok(st, e, used):
             continue
@@ -640,7 +693,8 @@ cdef int choose_random(State *st, bitgen_t *rng) noexcept nogil:
         return ACT_SWAP if rand_below(rng, 2) else ACT_KEEP
     if st.rack_n[p] == 0 or st.n_free == 0:
         return -1
-    t = st.rack[p][rand_below(rng, st.rack_n[p])]
+    i = rand_below(rng, 2 * st.rack_n[p])   # one draw: the rack slot and the way round
+    t = st.rack[p][i >> 1]
     if is_first_placement(st):
         used = used_symbols(st)
         n = 0
@@ -649,22 +703,23 @@ cdef int choose_random(State *st, bitgen_t *rng) noexcept nogil:
                 if not (used >> k) & 1:
                     for i in range(N_SYMBOL_EDGES[k]):
                         e = SYMBOL_EDGES[k][i]
-                        if st.free_pos[e] >= 0:
+                        if is_free(st, e):
                             cand[n] = e
                             n += 1
         else:
-            for i in range(st.n_free):
-                if first_round_ok(st, st.free_list[i], used):
-                    cand[n] = st.free_list[i]
+            for i in range(N_AREA_EDGES[st.radius]):
+                e = AREA_EDGES[st.radius][i]
+                if is_free(st, e) and first_round_ok(st, e, used):
+                    cand[n] = e
                     n += 1
         if n == 0:
             return -1
         e = cand[rand_below(rng, n)]
     else:
-        e = st.free_list[rand_below(rng, st.n_free)]
+        e = nth_free(st, rand_below(rng, st.n_free))
     lo = TILE_LO[t]
     hi = TILE_HI[t]
-    if lo != hi and rand_below(rng, 2):
+    if i & 1:
         lo, hi = hi, lo
     return e * 36 + lo * 6 + hi
 
@@ -688,7 +743,8 @@ cdef int choose_greedy(State *st, bitgen_t *rng) noexcept nogil:
     cdef int p = st.current
     cdef int k = st.counter_of[p]
     cdef int cap = st.cross
-    cdef int i, j, e, a, b, lo, hi, t, v, best = 0, n = 0, nways = 0
+    cdef int i, j, w, e, a, b, lo, hi, t, v, best = 0, n = 0, nways = 0
+    cdef uint64_t bits
     cdef int ntypes = 0
     cdef uint8_t types[MAXRACK]
     cdef uint8_t have[NTYPE]
@@ -713,8 +769,11 @@ cdef int choose_greedy(State *st, bitgen_t *rng) noexcept nogil:
         return -1
     first = is_first_placement(st)
     used = used_symbols(st)
-    for i in range(st.n_free):
-        e = st.free_list[i]
+    for w in range(NWORDS):
+      bits = st.free_bits[w]
+      while bits:
+        e = w * 64 + ctz64(bits)
+        bits &= bits - 1
         if first and not first_round_ok(st, e, used):
             continue
         edges[nedges] = e
@@ -947,7 +1006,7 @@ cdef class Core:
         return bool(swap_allowed(&self.st))
 
     def is_free_edge(self, int edge):
-        return self.st.free_pos[edge] >= 0
+        return bool(is_free(&self.st, edge))
 
     def gains(self, int edge, int c0, int c1):
         """Points of each half of ``c0`` on the edge's first cell and ``c1`` on its second."""

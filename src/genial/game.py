@@ -7,7 +7,8 @@ JSON-serialisable record (``Game.to_record``); both are described in the README.
 >>> game = Game(players=2, seed=7)
 >>> move = game.legal_moves()[0]
 >>> game.play(move)
->>> game.undo()
+>>> game.undo() == move
+True
 >>> game.current_player
 0
 """
@@ -903,4 +904,50 @@ def _parse_position(text: str) -> _core.Core:
         first,
         int(turn_f),
     )
+    _check_phase(core, phase_f, scores, racks, int(move_f), int(bonus_f))
     return core
+
+
+def _check_phase(
+    core: _core.Core,
+    phase: str,
+    scores: list[list[int]],
+    racks: list[list[int]],
+    to_move: int,
+    bonus: int,
+) -> None:
+    """The phase must agree with the end conditions (RULES §3.6) and the turn's state."""
+    capped = [p for p, row in enumerate(scores) if all(v == core.cap for v in row)]
+    ended = []
+    if core.n_free == 0:
+        ended.append("no two adjacent empty cells remain")
+    if capped:
+        ended.append(f"player {capped[0]} has all six counters at {core.cap}")
+    if not any(racks):
+        ended.append("every rack is empty")
+    if phase == "x":
+        if not ended:
+            raise PositionError(
+                "phase: 'x' (over), but the game has not ended: free pairs remain, no player "
+                "has six counters at the cap and a rack holds tiles (RULES §3.6)"
+            )
+        if bonus:
+            raise PositionError("bonus: no bonus plays are owed once the game is over")
+        return
+    if ended:
+        raise PositionError(f"phase: {phase!r}, but the game is over: {ended[0]} (RULES §3.6)")
+    if len(capped) > 1:  # pragma: no cover - implied by the check above
+        raise PositionError("two players cannot both have six counters at the cap")
+    if phase == "s":
+        if bonus:
+            raise PositionError("bonus: no bonus plays are owed during the swap decision")
+        if not core.swap_allowed():
+            raise PositionError(
+                f"phase: 's' (swap decision), but player {to_move}'s rack holds a tile with "
+                "one of its lowest colours, or is empty (RULES §3.5)"
+            )
+        return
+    if not racks[to_move]:
+        raise PositionError(f"phase: 'p', but player {to_move} to place has an empty rack")
+    if not len(core.legal_actions()):
+        raise PositionError(f"phase: 'p', but player {to_move} has no legal placement")

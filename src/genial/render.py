@@ -17,12 +17,17 @@ def ascii_board(game: Game) -> str:
 
     >>> from genial import Game
     >>> print(Game(players=2, seed=0))  # doctest: +ELLIPSIS
-         r  . . . . . g
+           r . . . . g
           . . . . . . .
     ...
+          y . . . . o
+    <BLANKLINE>
+             R   G   B   O   Y   P   rack
+    * p0     0   0   0   0   0   0   ...
+      p1     0   0   0   0   0   0   ...
     player 0 to move (turn 1, place)
     """
-    from .game import COLOURS, SYMBOLS, _area, _row, tile_text
+    from .game import COLOURS, SYMBOLS, _row, tile_text
 
     radius = game.radius
     covered = game.board
@@ -39,7 +44,6 @@ def ascii_board(game: Game) -> str:
             else:
                 chars.append(".")
         lines.append(" " * (abs(r) + 2) + " ".join(chars))
-    assert len(_area(radius)) == sum(len(_row(radius, r)) for r in range(-radius, radius + 1))
     lines.append("")
     lines.append("        " + "  ".join(f"{c:>2}" for c in COLOURS) + "   rack")
     for p, row in enumerate(game.scores):
