@@ -30,7 +30,7 @@ extensions = [
         ["src/genial/_core.pyx"],
         include_dirs=[np.get_include()],
         define_macros=[("NPY_NO_DEPRECATED_API", "NPY_2_0_API_VERSION")],
-        extra_compile_args=["-O0", "-g"] if DEBUG else ["-O3", "-g", *ARCH_FLAGS],
+        extra_compile_args=["-O0", "-g"] if DEBUG else ["-O3", *ARCH_FLAGS],
     )
 ]
 

@@ -229,6 +229,13 @@ cdef void _build_tables():
                 N_SYMBOL_EDGES[k] += 1
             e += 1
     assert e == NEDGE, e
+    for a in range(256):
+        k = 0
+        for b in range(8):
+            SELECT_IN_BYTE[a][b] = 0
+            if (a >> b) & 1:
+                SELECT_IN_BYTE[a][k] = b
+                k += 1
     t = 0
     for a in range(NCOL):
         for b in range(a, NCOL):
@@ -356,28 +363,34 @@ cdef inline bint is_free(State *st, int e) noexcept nogil:
     return (st.free_bits[e >> 6] >> (e & 63)) & 1
 
 
+cdef uint8_t SELECT_IN_BYTE[256][8]  # position of the j-th set bit of a byte
+
+
+cdef inline int select64(uint64_t w, int k) noexcept nogil:
+    """Position of the k-th set bit (0-based) of w, k < popcount(w): broadword select (byte
+    counts summed by one multiplication, the byte found by a parallel compare, then a table)."""
+    cdef uint64_t L8 = 0x0101010101010101ULL
+    cdef uint64_t H8 = 0x8080808080808080ULL
+    cdef uint64_t s = w - ((w >> 1) & 0x5555555555555555ULL)
+    cdef int b, before
+    s = (s & 0x3333333333333333ULL) + ((s >> 2) & 0x3333333333333333ULL)
+    s = ((s + (s >> 4)) & 0x0F0F0F0F0F0F0F0FULL) * L8   # byte i: set bits in bytes 0..i
+    b = popcount64((((<uint64_t>k) * L8 | H8) - s) & H8)    # bytes whose running count <= k
+    before = ((s << 8) >> (b * 8)) & 0xFF
+    return b * 8 + SELECT_IN_BYTE[(w >> (b * 8)) & 0xFF][k - before]
+
+
 cdef inline int nth_free(State *st, int k) noexcept nogil:
     """The k-th free edge (0-based) in edge order, for k < n_free. Branch-free: which word and
     which bit are as unpredictable as the random k, so every step is a select, not a jump."""
-    cdef int i, c, t, word = 0, before = 0, total = 0, pos = 0, sh
-    cdef uint64_t w
+    cdef int i, c, t, word = 0, before = 0, total = 0
     for i in range(NWORDS):
         c = popcount64(st.free_bits[i])
         total += c
         t = total <= k             # the running total is monotone: count the words before k's
         word += t
         before += c if t else 0
-    k -= before
-    w = st.free_bits[word]
-    sh = 64
-    while sh > 1:
-        sh >>= 1
-        c = popcount64(w & (((<uint64_t>1) << sh) - 1))
-        t = k >= c
-        k -= c if t else 0
-        w >>= sh if t else 0
-        pos += sh if t else 0
-    return word * 64 + pos
+    return word * 64 + select64(st.free_bits[word], k - before)
 
 
 cdef void fill(State *st, int z, int c) noexcept nogil:

@@ -44,6 +44,37 @@ def _play(args: argparse.Namespace) -> int:
     return 0
 
 
+def _simulate(args: argparse.Namespace) -> int:
+    from .simulation import simulate
+
+    policy: str | list[str] = args.policy or ["random"]
+    if len(policy) == 1:
+        policy = policy[0]
+    runs = simulate(
+        args.games,
+        args.players,
+        policy=policy,
+        seed=args.seed,
+        workers=args.workers,
+        progress=not args.no_progress,
+        epsilon=args.epsilon,
+    )
+    print(runs.summary())
+    if args.out:
+        runs.to_parquet(args.out)
+        print(f"{len(runs):,} games written to {args.out} (one row per game and seat)")
+    return 0
+
+
+def _policy_name(text: str) -> str:
+    base = text.partition(":")[0]
+    if base not in ("random", "greedy", "epsilon-greedy"):
+        raise argparse.ArgumentTypeError(
+            f"unknown policy {text!r}: random, greedy, epsilon-greedy or epsilon-greedy:EPS"
+        )
+    return text
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="genial", description="Simulate Reiner Knizia's Ingenious (Einfach Genial)."
@@ -61,13 +92,33 @@ def build_parser() -> argparse.ArgumentParser:
     play.add_argument("--quiet", action="store_true", help="print only the final position")
     play.add_argument("--record", metavar="PATH", help="write the game record (JSON) here")
     play.set_defaults(func=_play)
+
+    sim = sub.add_parser(
+        "simulate", help="play many games in the compiled kernel and summarise them"
+    )
+    sim.add_argument("--players", type=int, choices=(2, 3, 4), default=2)
+    sim.add_argument("--games", type=int, default=100_000, help="games to play (default 100000)")
+    sim.add_argument(
+        "--policy", action="append", type=_policy_name, metavar="POLICY",
+        help="random, greedy, epsilon-greedy[:EPS]; once for every seat or once per seat",
+    )
+    sim.add_argument("--epsilon", type=float, default=0.1, help="epsilon-greedy's default 0.1")
+    sim.add_argument("--workers", type=int, default=1, help="threads; -1 for all cores")
+    sim.add_argument("--seed", type=int, default=None, help="numpy seed (default: fresh entropy)")
+    sim.add_argument("--out", metavar="PATH", help="write the games as Parquet (genial[parquet])")
+    sim.add_argument("--no-progress", action="store_true", help="no progress bar")
+    sim.set_defaults(func=_simulate)
     return parser
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the command line; returns the exit status."""
-    args = build_parser().parse_args(argv)
-    return int(args.func(args))
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    try:
+        return int(args.func(args))
+    except (ValueError, ImportError) as exc:
+        parser.exit(2, f"genial {args.command}: error: {exc}\n")
 
 
 if __name__ == "__main__":  # pragma: no cover
