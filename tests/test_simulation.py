@@ -270,3 +270,40 @@ def test_progress_bar(capsys) -> None:  # type: ignore[no-untyped-def]
     simulate(CHUNK * 2, 2, seed=1, progress=True)
     err = capsys.readouterr().err
     assert "2.05k" in err or "2,048" in err or "2048" in err
+
+
+def test_forced_openings() -> None:
+    """Every game starts with the given first placements; records replay them (RULES §3.2)."""
+    first = Move.parse("R0,-4+R1,-5")  # touches the red symbol, red double
+    reply = Move.parse("B4,0+G4,-1")  # touches the blue symbol
+    runs = simulate(200, 2, policy="greedy", seed=3, openings=[first, reply], records=True)
+    assert (runs.opening[:, 0] == first.action).all()
+    assert (runs.opening[:, 1] == reply.action).all()
+    assert runs.records is not None
+    for i in (0, 99, 199):
+        game = Game.from_record(runs.records[i])
+        assert game.moves[0] == first
+        assert next(m for m in game.moves[1:] if m.kind == "place") == reply
+        assert game.scores.tolist() == runs.scores[i].tolist()
+        start = Game.from_text(runs.records[i]["start"])
+        assert (0, 0) in start.rack(0) and (1, 2) in start.rack(1)
+    assert runs.replay(57).scores.tolist() == runs.scores[57].tolist()
+    same = simulate(200, 2, policy="greedy", seed=3, openings=[first.action, str(reply)])
+    assert np.array_equal(same.scores, runs.scores)
+
+
+@pytest.mark.parametrize(
+    ("openings", "message"),
+    [
+        (["R0,0+R1,0"], "not a legal first placement"),
+        (["R0,-4+R1,-5", "B1,-4+B2,-5"], "not a legal first placement"),  # red symbol again
+        (["swap"], "not a placement"),
+        (["R0,-4+R1,-5"] * 3, "at most one per seat"),
+        ([3.5], "expected a move"),
+    ],
+)
+def test_bad_openings(openings: list[object], message: str) -> None:
+    with pytest.raises(ValueError, match=message):
+        simulate(10, 2, openings=openings)  # type: ignore[arg-type]
+    with pytest.raises(GenialError, match="cannot be combined"):
+        simulate(10, 2, openings=["R0,-4+R1,-5"], start=Game(2, seed=1))

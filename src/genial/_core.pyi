@@ -80,6 +80,7 @@ class Core:
     def choose(
         self, policy: str = "random", bit_generator: Any = None, epsilon: float = 0.1
     ) -> int: ...
+    def give(self, seat: int, tile: int) -> None: ...
     def set_position(
         self,
         cells: dict[int, int],
@@ -115,4 +116,6 @@ def run_chunk(
     log_draws: npt.NDArray[np.uint8] | None = None,
     log_n: npt.NDArray[np.int16] | None = None,
     log_n_draws: npt.NDArray[np.int16] | None = None,
+    forced_seats: npt.NDArray[np.int16] | None = None,
+    forced_actions: npt.NDArray[np.int16] | None = None,
 ) -> None: ...

@@ -1096,6 +1096,22 @@ cdef class Core:
             a = choose(&self.st, pol, epsilon, rng)
         return a
 
+    def give(self, int seat, int tile):
+        """Move one tile of type ``tile`` from the bag to ``seat``'s rack (before a deal)."""
+        cdef int i
+        if not 0 <= seat < self.st.players or not 0 <= tile < NTYPE:
+            raise ValueError(f"bad seat {seat} or tile type {tile}")
+        if self.st.rack_n[seat] >= self.st.rack_size:
+            raise ValueError(f"the rack of seat {seat} is full")
+        for i in range(self.st.bag_n):
+            if self.st.bag[i] == tile:
+                self.st.bag_n -= 1
+                self.st.bag[i] = self.st.bag[self.st.bag_n]
+                self.st.rack[seat][self.st.rack_n[seat]] = tile
+                self.st.rack_n[seat] += 1
+                return
+        raise ValueError(f"no tile {TILES[tile]} left in the bag")
+
     # -- building a position ---------------------------------------------------------------------
     def set_position(self, dict cells, scores, racks, bag_counts, int current, int phase,
                      int bonus, first_symbols, int turn):
@@ -1133,12 +1149,21 @@ cdef class Core:
 # whole games: the batch engine
 
 cdef int play_game(State *st, const uint8_t *pol, const double *eps, Draws *ds,
-                   int16_t *moves, uint8_t *counts, int max_moves) noexcept nogil:
+                   int16_t *moves, uint8_t *counts, int max_moves,
+                   const int16_t *forced_seat, const int16_t *forced_action,
+                   int n_forced) noexcept nogil:
     """Play the game in ``st`` to its end with the seats' policies; log the moves if asked.
-    Returns the number of moves (decisions) made."""
-    cdef int a, before, n = 0
+
+    The ``n_forced`` forced placements are made, in order, at the next placement decision of
+    their seat (the caller has checked that they are legal then). Returns the number of moves
+    (decisions) made."""
+    cdef int a, before, n = 0, f = 0
     while st.phase != PH_OVER:
-        a = choose(st, pol[st.current], eps[st.current], ds.rng)
+        if f < n_forced and st.phase == PH_PLACE and st.current == forced_seat[f]:
+            a = forced_action[f]
+            f += 1
+        else:
+            a = choose(st, pol[st.current], eps[st.current], ds.rng)
         if a < 0:                       # nothing playable (only in hand-made positions)
             st.phase = PH_OVER
             break
@@ -1162,12 +1187,14 @@ def run_chunk(Core start not None, object bit_generator, bint deal,
               int16_t[:, ::1] swaps, int16_t[:, ::1] opening,
               int16_t[:, ::1] log_moves=None, uint8_t[:, ::1] log_counts=None,
               uint8_t[:, ::1] log_draws=None, int16_t[::1] log_n=None,
-              int16_t[::1] log_n_draws=None):
+              int16_t[::1] log_n_draws=None, const int16_t[::1] forced_seats=None,
+              const int16_t[::1] forced_actions=None):
     """Play ``len(winner)`` games from ``start`` (dealt first if ``deal``) with one bit generator,
     writing one row per game into the arrays. Runs without the GIL.
 
     The ``log_*`` arrays, when given, receive each game's moves (action ids), the number of tiles
     drawn after each move and every drawn tile (the deal first), for records.
+    ``forced_seats``/``forced_actions``: placements every game makes (see ``play_game``).
     """
     cdef Py_ssize_t n = winner.shape[0], g
     cdef int players = start.st.players
@@ -1177,8 +1204,17 @@ def run_chunk(Core start not None, object bit_generator, bint deal,
     cdef Draws ds
     cdef int16_t rk[MAXP]
     cdef bitgen_t *rng = _bitgen(bit_generator)
+    cdef int n_forced = 0
+    cdef const int16_t *fseat = NULL
+    cdef const int16_t *fact = NULL
     if policies.shape[0] < players or epsilons.shape[0] < players:
         raise ValueError("one policy and one epsilon per seat are needed")
+    if forced_seats is not None and forced_seats.shape[0] > 0:
+        if forced_actions is None or forced_actions.shape[0] != forced_seats.shape[0]:
+            raise ValueError("one forced action per forced seat")
+        n_forced = forced_seats.shape[0]
+        fseat = &forced_seats[0]
+        fact = &forced_actions[0]
     with bit_generator.lock, nogil:
         for g in range(n):
             memcpy(&st, &start.st, sizeof(State))
@@ -1192,11 +1228,12 @@ def run_chunk(Core start not None, object bit_generator, bint deal,
                     refill(&st, i, &ds)
             if logging:
                 i = play_game(&st, &policies[0], &epsilons[0], &ds, &log_moves[g, 0],
-                              &log_counts[g, 0], log_moves.shape[1])
+                              &log_counts[g, 0], log_moves.shape[1], fseat, fact, n_forced)
                 log_n[g] = i
                 log_n_draws[g] = ds.n_log
             else:
-                play_game(&st, &policies[0], &epsilons[0], &ds, NULL, NULL, 0)
+                play_game(&st, &policies[0], &epsilons[0], &ds, NULL, NULL, 0,
+                          fseat, fact, n_forced)
             ranks(&st, rk)
             nfirst = 0
             first = -1

@@ -28,7 +28,7 @@ import numpy as np
 import numpy.typing as npt
 
 from . import _core
-from .game import Game, GenialError, _check_players, tile_text
+from .game import Game, GenialError, Move, _check_players, tile_text
 
 if TYPE_CHECKING:  # pragma: no cover
     import pandas as pd
@@ -214,6 +214,7 @@ class Playouts:
     swaps: npt.NDArray[np.int16]
     opening: npt.NDArray[np.int16]
     game: npt.NDArray[np.int64]
+    openings: tuple[int, ...] = ()
     records: list[dict[str, Any]] | None = None
     seconds: float | None = field(default=None, compare=False)
 
@@ -235,6 +236,7 @@ class Playouts:
             self.epsilons,
             self.seed,
             self.start,
+            openings=self.openings,
             records=records,
             **arrays,
         )
@@ -335,26 +337,110 @@ class Playouts:
             raise GenialError(f"row {row} is outside 0..{len(self) - 1}")
         number = int(self.game[row])
         chunk, offset = divmod(number, CHUNK)
-        records = _run_chunk_records(
-            self.players,
-            self.start,
-            self.policies,
-            self.epsilons,
-            _chunk_seed(self.seed, chunk),
-            offset + 1,
-        )
+        records = self._batch.run(chunk, _allocate(offset + 1, self.players), records=True)
         return Game.from_record(records[offset])
 
+    @property
+    def _batch(self) -> _Batch:
+        _, codes, eps = _parse_policies(self.policies, self.players, DEFAULT_EPSILON)
+        return _Batch(self.players, self.policies, codes, eps, self.seed, self.start, self.openings)
 
-def _start_core(players: int, start: Game | str | None) -> tuple[_core.Core, bool]:
-    if start is None:
-        return _core.Core(players), True
-    game = start if isinstance(start, Game) else Game.from_text(start)
-    if game.players != players:
-        raise GenialError(f"start is a {game.players}-player position, players={players}")
-    if game.is_over:
-        raise GenialError("start: the game is already over")
-    return game._core.copy(), False
+
+@dataclass(frozen=True)
+class _Batch:
+    """Everything that determines a batch's games, but their number: enough to replay one."""
+
+    players: int
+    policies: tuple[str, ...]
+    codes: npt.NDArray[np.uint8]
+    epsilons: npt.NDArray[np.float64]
+    seed: np.random.SeedSequence
+    start: str | None = None  # position text to continue from, or None for a new deal
+    openings: tuple[int, ...] = ()  # forced first placements, seat 0, 1, ... in turn
+
+    def core(self) -> tuple[_core.Core, bool]:
+        """The kernel state every game starts from, and whether it still has to be dealt."""
+        if self.start is not None:
+            return Game.from_text(self.start)._core.copy(), False
+        core = _core.Core(self.players)
+        for seat, action in enumerate(self.openings):
+            core.give(seat, _core.TILES.index(_move(action).tile))
+        return core, True
+
+    def forced(self) -> tuple[npt.NDArray[np.int16], npt.NDArray[np.int16]]:
+        seats = np.arange(len(self.openings), dtype=np.int16)
+        return seats, np.array(self.openings, dtype=np.int16)
+
+    def run(
+        self,
+        chunk: int,
+        arrays: dict[str, npt.NDArray[Any]],
+        records: bool = False,
+    ) -> list[dict[str, Any]]:
+        """Play chunk ``chunk``'s first ``len(arrays['winner'])`` games into ``arrays``."""
+        core, deal = self.core()
+        seats, actions = self.forced()
+        bitgen = np.random.PCG64(_chunk_seed(self.seed, chunk))
+        n = len(arrays["winner"])
+        if not records:
+            _core.run_chunk(
+                core,
+                bitgen,
+                deal,
+                self.codes,
+                self.epsilons,
+                **_kernel_args(arrays, 0, n),
+                forced_seats=seats,
+                forced_actions=actions,
+            )
+            return []
+        log_moves = np.zeros((n, _core.MAX_LOG_MOVES), dtype=np.int16)
+        log_counts = np.zeros((n, _core.MAX_LOG_MOVES), dtype=np.uint8)
+        log_draws = np.zeros((n, _core.MAX_LOG_DRAWS), dtype=np.uint8)
+        log_n = np.zeros(n, dtype=np.int16)
+        log_n_draws = np.zeros(n, dtype=np.int16)
+        _core.run_chunk(
+            core,
+            bitgen,
+            deal,
+            self.codes,
+            self.epsilons,
+            **_kernel_args(arrays, 0, n),
+            log_moves=log_moves,
+            log_counts=log_counts,
+            log_draws=log_draws,
+            log_n=log_n,
+            log_n_draws=log_n_draws,
+            forced_seats=seats,
+            forced_actions=actions,
+        )
+        dealt = 6 * self.players - sum(len(core.rack(p)) for p in range(self.players))
+        out = []
+        for g in range(n):
+            draws = [int(t) for t in log_draws[g, : log_n_draws[g]]]
+            if deal:
+                begin = core.copy()
+                begin.deal(None, draws[:dealt])
+                start_text = Game._from_core(begin).to_text()
+                pos = dealt
+            else:
+                assert self.start is not None
+                start_text = self.start
+                pos = 0
+            moves = []
+            for i in range(int(log_n[g])):
+                k = int(log_counts[g, i])
+                moves.append(
+                    {
+                        "move": str(_move(int(log_moves[g, i]))),
+                        "draws": [tile_text(_core.TILES[t]) for t in draws[pos : pos + k]],
+                    }
+                )
+                pos += k
+            out.append(
+                {"format": "genial-record", "version": 1, "start": start_text, "moves": moves}
+            )
+        return out
 
 
 def _allocate(n: int, players: int) -> dict[str, npt.NDArray[Any]]:
@@ -381,61 +467,6 @@ def _kernel_args(arrays: dict[str, npt.NDArray[Any]], lo: int, hi: int) -> dict[
         "swaps": arrays["swaps"][lo:hi],
         "opening": arrays["opening"][lo:hi],
     }
-
-
-def _run_chunk_records(
-    players: int,
-    start: str | None,
-    policies: tuple[str, ...],
-    epsilons: tuple[float, ...],
-    seed: np.random.SeedSequence,
-    n: int,
-    arrays: dict[str, npt.NDArray[Any]] | None = None,
-) -> list[dict[str, Any]]:
-    """Play one chunk's first ``n`` games with move logs; return their records."""
-    core, deal = _start_core(players, start)
-    _, codes, eps = _parse_policies(policies, players, 0.0)
-    out = arrays if arrays is not None else _allocate(n, players)
-    log_moves = np.zeros((n, _core.MAX_LOG_MOVES), dtype=np.int16)
-    log_counts = np.zeros((n, _core.MAX_LOG_MOVES), dtype=np.uint8)
-    log_draws = np.zeros((n, _core.MAX_LOG_DRAWS), dtype=np.uint8)
-    log_n = np.zeros(n, dtype=np.int16)
-    log_n_draws = np.zeros(n, dtype=np.int16)
-    _core.run_chunk(
-        core,
-        np.random.PCG64(seed),
-        deal,
-        codes,
-        eps,
-        **_kernel_args(out, 0, n),
-        log_moves=log_moves,
-        log_counts=log_counts,
-        log_draws=log_draws,
-        log_n=log_n,
-        log_n_draws=log_n_draws,
-    )
-    tiles = _core.TILES
-    records = []
-    for g in range(n):
-        draws = [tile_text(tiles[t]) for t in log_draws[g, : log_n_draws[g]]]
-        if deal:
-            begin = _core.Core(players)
-            begin.deal(None, [_core.TILES.index(_tile(t)) for t in draws[: 6 * players]])
-            start_text = Game._from_core(begin).to_text()
-            pos = 6 * players
-        else:
-            assert start is not None
-            start_text = start
-            pos = 0
-        moves = []
-        for i in range(int(log_n[g])):
-            k = int(log_counts[g, i])
-            moves.append({"move": str(_move(int(log_moves[g, i]))), "draws": draws[pos : pos + k]})
-            pos += k
-        records.append(
-            {"format": "genial-record", "version": 1, "start": start_text, "moves": moves}
-        )
-    return records
 
 
 def _tile(text: str) -> tuple[int, int]:
@@ -492,6 +523,7 @@ def simulate(
     seed: Any = None,
     workers: int = 1,
     start: Game | str | None = None,
+    openings: Sequence[Move | str | int] = (),
     records: bool = False,
     progress: bool = False,
     epsilon: float = DEFAULT_EPSILON,
@@ -516,7 +548,11 @@ def simulate(
     workers : int
         Threads running kernel chunks without the GIL; ``-1`` for all cores.
     start : Game or position text, optional
-        Continue every game from this position (racks as they are, the bag shuffled).
+        Continue every game from this position (racks as they are, the bag's draws random).
+    openings : sequence of moves, optional
+        First placements every game makes: ``openings[i]`` is seat ``i``'s first placement. Its
+        tile is put on the seat's rack before the deal (the rest of the rack is random). Used
+        by ``genial.openings``; not with ``start``.
     records : bool
         Also fill ``Playouts.records`` with every game's record (``Game.from_record`` replays it).
         For small batches: a record is a few kilobytes.
@@ -540,8 +576,9 @@ def simulate(
     names, codes, eps = _parse_policies(policy, players, epsilon)
     n_workers = _workers(workers)
     root = _seed_sequence(seed)
-    core, deal = _start_core(players, start)
-    start_text = start.to_text() if isinstance(start, Game) else start
+    start_text = _check_start(start, players)
+    forced = _check_openings(openings, players, start_text)
+    batch = _Batch(players, names, codes, eps, root, start_text, forced)
 
     arrays = _allocate(n, players)
     arrays["game"] = np.arange(n, dtype=np.int64)
@@ -550,25 +587,8 @@ def simulate(
 
     def run(chunk: tuple[int, int, int]) -> int:
         c, lo, hi = chunk
-        if records:
-            all_records[c] = _run_chunk_records(
-                players,
-                start_text,
-                names,
-                tuple(eps[:players]),
-                _chunk_seed(root, c),
-                hi - lo,
-                {k: v[lo:hi] for k, v in arrays.items()},
-            )
-        else:
-            _core.run_chunk(
-                core,
-                np.random.PCG64(_chunk_seed(root, c)),
-                deal,
-                codes,
-                eps,
-                **_kernel_args(arrays, lo, hi),
-            )
+        part = {name: array[lo:hi] for name, array in arrays.items()}
+        all_records[c] = batch.run(c, part, records=records)
         return hi - lo
 
     began = time.perf_counter()
@@ -591,7 +611,60 @@ def simulate(
         tuple(float(e) for e in eps[:players]),
         root,
         start_text,
+        openings=forced,
         records=[r for chunk in all_records for r in chunk] if records else None,
         seconds=seconds,
         **arrays,
     )
+
+
+def _check_start(start: Game | str | None, players: int) -> str | None:
+    if start is None:
+        return None
+    game = start if isinstance(start, Game) else Game.from_text(start)
+    if game.players != players:
+        raise GenialError(f"start is a {game.players}-player position, players={players}")
+    if game.is_over:
+        raise GenialError("start: the game is already over")
+    return game.to_text()
+
+
+def _check_openings(
+    openings: Sequence[Move | str | int], players: int, start: str | None
+) -> tuple[int, ...]:
+    """Check that the forced first placements are legal one after the other (their legality
+    depends on the board only: the tiles are given); return their action ids."""
+    if isinstance(openings, (str, Move)):
+        openings = [openings]
+    if not openings:
+        return ()
+    if start is not None:
+        raise GenialError("openings and start cannot be combined")
+    if len(openings) > players:
+        raise GenialError(f"openings: at most one per seat ({players}), got {len(openings)}")
+    core = _core.Core(players)
+    moves = []
+    for seat, item in enumerate(openings):
+        if isinstance(item, (int, np.integer)) and not isinstance(item, bool):
+            move = Move.from_action(int(item), players)
+        elif isinstance(item, str):
+            move = Move.parse(item)
+        elif isinstance(item, Move):
+            move = item
+        else:
+            raise GenialError(f"openings[{seat}]: expected a move, got {item!r}")
+        if move.tile is None:
+            raise GenialError(f"openings[{seat}]: {move} is not a placement")
+        moves.append(move)
+        core.give(seat, _core.TILES.index(move.tile))
+    core.deal(np.random.PCG64(0))
+    for seat, move in enumerate(moves):
+        while core.phase == 1:  # a swap decision first: keeping changes no board
+            core.apply(_core.ACTION_KEEP, np.random.PCG64(0))
+        if core.current != seat or not core.is_legal(move.action):
+            raise GenialError(
+                f"openings[{seat}]: {move} is not a legal first placement for seat {seat} "
+                "after the openings before it (RULES §3.2)"
+            )
+        core.apply(move.action, np.random.PCG64(0))
+    return tuple(m.action for m in moves)
