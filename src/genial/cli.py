@@ -66,6 +66,35 @@ def _simulate(args: argparse.Namespace) -> int:
     return 0
 
 
+def _openings(args: argparse.Namespace) -> int:
+    from .openings import analyse
+
+    policy: str | list[str] = args.policy or ["greedy"]
+    if len(policy) == 1:
+        policy = policy[0]
+    result = analyse(
+        args.players,
+        games_per_opening=args.games_per_opening,
+        policy=policy,
+        seed=args.seed,
+        workers=args.workers,
+        reply_to=args.reply_to,
+        progress=not args.no_progress,
+        epsilon=args.epsilon,
+    )
+    print(result.summary(rows=args.rows))
+    if args.out:
+        if str(args.out).endswith(".csv"):
+            result.to_csv(args.out)
+        else:
+            result.to_parquet(args.out)
+        print(f"{len(result.table)} opening classes written to {args.out}")
+    if args.plot:
+        result.plot(args.plot)
+        print(f"plot written to {args.plot}")
+    return 0
+
+
 def _policy_name(text: str) -> str:
     base = text.partition(":")[0]
     if base not in ("random", "greedy", "epsilon-greedy"):
@@ -99,7 +128,10 @@ def build_parser() -> argparse.ArgumentParser:
     sim.add_argument("--players", type=int, choices=(2, 3, 4), default=2)
     sim.add_argument("--games", type=int, default=100_000, help="games to play (default 100000)")
     sim.add_argument(
-        "--policy", action="append", type=_policy_name, metavar="POLICY",
+        "--policy",
+        action="append",
+        type=_policy_name,
+        metavar="POLICY",
         help="random, greedy, epsilon-greedy[:EPS]; once for every seat or once per seat",
     )
     sim.add_argument("--epsilon", type=float, default=0.1, help="epsilon-greedy's default 0.1")
@@ -108,6 +140,28 @@ def build_parser() -> argparse.ArgumentParser:
     sim.add_argument("--out", metavar="PATH", help="write the games as Parquet (genial[parquet])")
     sim.add_argument("--no-progress", action="store_true", help="no progress bar")
     sim.set_defaults(func=_simulate)
+
+    op = sub.add_parser(
+        "openings", help="win rates of every class of first placements, with intervals"
+    )
+    op.add_argument("--players", type=int, choices=(2, 3, 4), default=2)
+    op.add_argument("--games-per-opening", type=int, default=1000, metavar="N")
+    op.add_argument(
+        "--policy",
+        action="append",
+        type=_policy_name,
+        metavar="POLICY",
+        help="policy of the playouts (default greedy); once, or once per seat",
+    )
+    op.add_argument("--epsilon", type=float, default=0.1)
+    op.add_argument("--workers", type=int, default=-1, help="threads; -1 (default) all cores")
+    op.add_argument("--seed", type=int, default=None)
+    op.add_argument("--reply-to", metavar="MOVE", help="analyse the replies to this opening")
+    op.add_argument("--rows", type=int, default=10, help="best and worst rows to print")
+    op.add_argument("--out", metavar="PATH", help="write the table (.parquet, or .csv)")
+    op.add_argument("--plot", metavar="PATH", help="write the heatmap and ranked chart (PNG)")
+    op.add_argument("--no-progress", action="store_true", help="no progress bar")
+    op.set_defaults(func=_openings)
     return parser
 
 

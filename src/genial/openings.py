@@ -1,0 +1,666 @@
+"""Opening analysis: which first placements win, by how much, and how sure we are.
+
+Every legal first placement (RULES §3.2) is folded with the board's symmetry group (RULES §1.6:
+six rotations and their mirror images, colours relabelled with the symbols) into classes of
+equivalent openings. Each class is then played out many times with a policy (the opener holds
+the opening's tile, the rest of every rack and the bag are random), and its results are reported
+with 95% intervals and a Holm-corrected test against the average.
+
+>>> from genial.openings import opening_classes
+>>> classes = opening_classes(players=2)
+>>> len(classes), sum(c.size for c in classes)
+(162, 1944)
+>>> classes[0].description
+'symbol-colour double, both halves touching the symbol (rim and inside); scores 2'
+"""
+
+from __future__ import annotations
+
+import math
+import os
+import time
+from collections.abc import Callable, Iterable, Sequence
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+import numpy.typing as npt
+
+from . import _core
+from .game import COLOUR_NAMES, SYMBOLS, Game, GenialError, Move, _check_players, distance
+from .simulation import (
+    Playouts,
+    _parse_policies,
+    _progress_bar,
+    _seed_sequence,
+    _workers,
+    simulate,
+    wilson_interval,
+)
+
+if TYPE_CHECKING:  # pragma: no cover
+    import pandas as pd
+
+__all__ = [
+    "OpeningAnalysis",
+    "OpeningClass",
+    "analyse",
+    "first_player_advantage",
+    "holm",
+    "observe",
+    "opening_classes",
+    "symmetries",
+]
+
+Cell = tuple[int, int]
+_RADIUS = {2: 5, 3: 6, 4: 7}
+_Z95 = 1.959963984540054
+
+
+# -- the symmetry group (RULES §1.6) -----------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Symmetry:
+    """One of the 12 symmetries: ``rotation`` sixths of a turn clockwise, after a mirror image
+    in the axis q = r when ``mirror``. Colours follow their symbols."""
+
+    rotation: int
+    mirror: bool
+
+    def cell(self, cell: Cell) -> Cell:
+        q, r = cell
+        if self.mirror:
+            q, r = r, q
+        for _ in range(self.rotation):
+            q, r = -r, q + r
+        return (q, r)
+
+    def colour(self, colour: int) -> int:
+        c = 5 - colour if self.mirror else colour
+        return (c + self.rotation) % 6
+
+    def move(self, move: Move) -> Move:
+        if move.cells is None or move.colours is None:
+            return move
+        cells = (self.cell(move.cells[0]), self.cell(move.cells[1]))
+        return Move.place(cells, (self.colour(move.colours[0]), self.colour(move.colours[1])))
+
+
+def symmetries() -> list[Symmetry]:
+    """The 12 elements of the group, the identity first.
+
+    >>> group = symmetries()
+    >>> len(group), all(g.cell(SYMBOLS[c]) == SYMBOLS[g.colour(c)] for g in group for c in range(6))
+    (12, True)
+    """
+    return [Symmetry(k, m) for m in (False, True) for k in range(6)]
+
+
+# -- classes of openings -----------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class OpeningClass:
+    """A class of equivalent first placements (an orbit of the symmetry group)."""
+
+    index: int
+    representative: Move  # the member with the smallest action id
+    members: tuple[Move, ...]
+    symbol: int  # colour of the symbol the representative touches
+    symbol_halves: int  # halves of the tile in the touched symbol's colour: 0, 1 or 2
+    others: str  # the other colour(s) relative to the symbol: neighbour, second, opposite
+    touching: int  # halves next to the symbol: 1 or 2
+    rim: int  # halves on the rim of the area
+    points: int  # points the placement scores
+    description: str
+
+    @property
+    def size(self) -> int:
+        return len(self.members)
+
+
+def _touched_symbol(move: Move) -> int:
+    assert move.cells is not None
+    for c, (sq, sr) in enumerate(SYMBOLS):
+        for q, r in move.cells:
+            if max(abs(q - sq), abs(r - sr), abs(q - sq + r - sr)) == 1:
+                return c
+    raise AssertionError(f"{move} touches no symbol")  # pragma: no cover
+
+
+def _cross(u: Cell, p: Cell) -> int:
+    return u[0] * p[1] - u[1] * p[0]
+
+
+def _sign(x: int) -> int:
+    return (x > 0) - (x < 0)
+
+
+def _describe(move: Move, players: int, points: int) -> dict[str, Any]:
+    """Words for a first placement, relative to the symbol it touches: which colour each half
+    shows (the symbol's own, a neighbour's or second neighbour's on the side the tile lies,
+    "near", or the other side, "far", or the opposite colour), and where each half lies."""
+    assert move.cells is not None and move.colours is not None
+    s = _touched_symbol(move)
+    sym = SYMBOLS[s]
+    axis = (sym[0] // 5, sym[1] // 5)  # unit vector from the centre to the symbol
+    cells, colours = move.cells, move.colours
+    side = _sign(_cross(axis, (cells[0][0] + cells[1][0], cells[0][1] + cells[1][1])))
+
+    def colour_side(c: int) -> int:
+        return _sign(_cross(axis, SYMBOLS[c]))
+
+    def colour_word(c: int, reference: int) -> str:
+        d = (c - s) % 6
+        if d == 0:
+            return "symbol-colour"
+        if d == 3:
+            return "opposite-colour"
+        kind = "neighbour" if d in (1, 5) else "second-neighbour"
+        if reference == 0:
+            return f"{kind}-colour"
+        if side == 0:  # a tile on the symbol's axis: sides relative to the touching half's colour
+            return f"{kind}-colour ({'same' if colour_side(c) == reference else 'other'} side)"
+        return f"{'near' if colour_side(c) == reference else 'far'} {kind}-colour"
+
+    def touches(cell: Cell) -> bool:
+        return (
+            max(
+                abs(cell[0] - sym[0]),
+                abs(cell[1] - sym[1]),
+                abs(cell[0] - sym[0] + cell[1] - sym[1]),
+            )
+            == 1
+        )
+
+    def ring(cell: Cell) -> str:
+        d = distance(cell)
+        return "on the symbols' ring" if d == 5 else ("inside it" if d < 5 else "outside it")
+
+    touch = [touches(c) for c in cells]
+    t, a = (0, 1) if touch[0] else (1, 0)
+    if side != 0:
+        words = [colour_word(c, side) for c in colours]
+    else:
+        words = [""] * 2
+        words[t] = colour_word(colours[t], 0)
+        words[a] = colour_word(colours[a], colour_side(colours[t]))
+    if all(touch):
+        rings = [ring(cells[i]).replace("it", "the ring") for i in (t, a)]
+        lie = (
+            f"{words[t]} and {words[a]} halves both touching the symbol, {rings[0]} and {rings[1]}"
+        )
+    else:
+        dt, da = distance(cells[t]), distance(cells[a])
+        lateral = abs(_cross(axis, cells[a])) - abs(_cross(axis, cells[t]))
+        if da == dt:
+            way = "further along the ring" if dt == 5 else "alongside the ring"
+            if dt != 5:
+                way += f", {'away from' if lateral > 0 else 'toward'} the symbol's axis"
+        else:
+            toward = "toward the centre" if da < dt else "away from the centre"
+            if lateral == 0 and side == 0:
+                way = f"straight {toward}"
+            elif lateral == 0:
+                way = f"{'inward' if da < dt else 'outward'}, parallel to the symbol's axis"
+            else:
+                way = (
+                    f"{'inward' if da < dt else 'outward'}, "
+                    f"{'away from' if lateral > 0 else 'toward'} the symbol's axis"
+                )
+        where = ring(cells[t])
+        if side != 0 and _cross(axis, cells[t]) == 0:
+            where += " on the symbol's axis"
+        lie = f"{words[t]} half touching the symbol {where}, {words[a]} half {way}"
+    symbol_halves = sum(1 for c in colours if c == s)
+    others = sorted(
+        {w.split(" (")[0].split()[-1].removesuffix("-colour") for w in words} - {"symbol"}
+    )
+    return {
+        "symbol": s,
+        "symbol_halves": symbol_halves,
+        "others": "+".join(others) if others else "-",
+        "touching": sum(touch),
+        "rim": sum(1 for c in cells if distance(c) == _RADIUS[players]),
+        "points": points,
+        "description": f"{lie}; scores {points}",
+    }
+
+
+def _first_placements(game: Game) -> list[Move]:
+    """All first placements of the current player with any tile (RULES §3.2)."""
+    core = game._core
+    out = []
+    for edge in range(_core.N_EDGES):
+        if core.is_free_edge(edge) and core.first_round_ok(edge):
+            for c0 in range(6):
+                for c1 in range(6):
+                    out.append(Move.from_action(edge * 36 + c0 * 6 + c1, game.players))
+    return out
+
+
+def _empty_game(players: int) -> Game:
+    text = Game(players, seed=0).to_text().split()
+    text[3] = "/".join(["RR"] * players)
+    text[4] = "0" * 21
+    return Game.from_text(" ".join(text))
+
+
+def opening_classes(players: int = 2, reply_to: Move | str | None = None) -> list[OpeningClass]:
+    """The classes of equivalent first placements of the first player, or, with ``reply_to``,
+    of the second player's first placement after that opening (folded by the symmetries that
+    fix it). Sorted by representative action id."""
+    players = _check_players(players)
+    game = _empty_game(players)
+    group = symmetries()
+    if reply_to is not None:
+        first = reply_to if isinstance(reply_to, Move) else Move.parse(reply_to)
+        if first.kind != "place" or first not in set(_first_placements(game)):
+            raise GenialError(
+                f"reply_to: {first} is not a legal first placement of the first player"
+            )
+        game = _after(game, first)
+        group = [g for g in group if g.move(first) == first]
+    candidates = _first_placements(game)
+    legal = set(candidates)
+    seen: set[Move] = set()
+    classes = []
+    for move in sorted(candidates, key=lambda m: m.action):
+        if move in seen:
+            continue
+        orbit = {g.move(move) for g in group}
+        assert orbit <= legal, "the symmetry group maps legal openings to legal openings"
+        seen |= orbit
+        members = tuple(sorted(orbit, key=lambda m: m.action))
+        points = sum(game.gains(members[0]))
+        classes.append((members, _describe(members[0], players, points)))
+    return [
+        OpeningClass(index=i, representative=m[0], members=m, **info)
+        for i, (m, info) in enumerate(classes)
+    ]
+
+
+def _after(game: Game, move: Move) -> Game:
+    """The empty position after ``move`` by seat 0, with seat 1 to place (racks arbitrary)."""
+    assert move.cells is not None and move.colours is not None
+    text = game.to_text().split()
+    radius = game.radius
+    rows = text[1].split("/")
+    for cell, colour in zip(move.cells, move.colours, strict=True):
+        q, r = cell
+        row = list(rows[r + radius])
+        row[q - max(-radius, -radius - r)] = "RGBOYP"[colour]
+        rows[r + radius] = "".join(row)
+    text[1] = "/".join(rows)
+    text[5] = "1"
+    first = ["-"] * game.players
+    first[0] = "RGBOYP"[_touched_symbol(move)]
+    text[8] = "".join(first)
+    return Game.from_text(" ".join(text))
+
+
+# -- statistics --------------------------------------------------------------------------------
+
+
+def holm(p_values: npt.ArrayLike) -> npt.NDArray[np.float64]:
+    """Holm-Bonferroni adjusted p-values (step-down, monotone).
+
+    >>> holm([0.01, 0.04, 0.03]).round(3).tolist()
+    [0.03, 0.06, 0.06]
+    """
+    p = np.asarray(p_values, dtype=np.float64)
+    m = len(p)
+    order = np.argsort(p, kind="stable")
+    adjusted = np.minimum(1.0, (m - np.arange(m)) * p[order])
+    adjusted = np.maximum.accumulate(adjusted)
+    out = np.empty(m)
+    out[order] = adjusted
+    return out
+
+
+def _mean_interval(x: npt.NDArray[Any]) -> tuple[float, float, float]:
+    n = len(x)
+    if n == 0:
+        return (math.nan, math.nan, math.nan)
+    mean = float(x.mean())
+    half = _Z95 * float(x.std(ddof=1)) / math.sqrt(n) if n > 1 else math.nan
+    return (mean, mean - half, mean + half)
+
+
+def _class_stats(runs: Playouts, seat: int) -> dict[str, float]:
+    n = len(runs)
+    wins = int((runs.winner == seat).sum())
+    shared = int(((runs.winner == -1) & (runs.ranks[:, seat] == 0)).sum())
+    lo, hi = wilson_interval(wins, n)
+    lowest = runs.scores.min(axis=2).astype(np.float64)
+    mine = lowest[:, seat]
+    others = np.delete(lowest, seat, axis=1).max(axis=1)
+    low_mean, low_lo, low_hi = _mean_interval(mine)
+    margin_mean, margin_lo, margin_hi = _mean_interval(mine - others)
+    return {
+        "games": n,
+        "wins": wins,
+        "shared": shared,
+        "win_rate": wins / n if n else math.nan,
+        "win_rate_lo": float(lo),
+        "win_rate_hi": float(hi),
+        "lowest": low_mean,
+        "lowest_lo": low_lo,
+        "lowest_hi": low_hi,
+        "margin": margin_mean,
+        "margin_lo": margin_lo,
+        "margin_hi": margin_hi,
+    }
+
+
+# -- results -----------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, eq=False)
+class OpeningAnalysis:
+    """The result of ``analyse`` or ``observe``: ``table`` has one row per class, best first.
+
+    Columns: ``class``, ``example`` (the representative move), ``size`` (openings in the
+    class), ``description``, ``symbol``, ``symbol_halves``, ``others``, ``touching``, ``rim``,
+    ``points``, ``games``, ``wins`` (outright first places of the opener), ``shared`` (first
+    places shared, counted as no win), ``win_rate`` with ``win_rate_lo``/``win_rate_hi`` (95%
+    Wilson), ``lowest`` (the opener's final lowest colour) and ``margin`` (that minus the best
+    opponent's lowest colour), each with a 95% interval, ``p_value`` (two-sided z-test of the
+    win rate against the average of all classes), ``p_holm`` and ``differs`` (Holm, 5%).
+    """
+
+    players: int
+    seat: int
+    policy: tuple[str, ...]
+    games_per_opening: int | None
+    seed: np.random.SeedSequence | None
+    reply_to: str | None
+    classes: tuple[OpeningClass, ...]
+    table: pd.DataFrame
+    average: float  # the opener's win rate over every game
+    average_lo: float
+    average_hi: float
+    seconds: float | None = None
+
+    def to_parquet(self, path: str | os.PathLike[str]) -> None:
+        """Write the table as Parquet (needs pyarrow)."""
+        self.table.to_parquet(path, index=False)
+
+    def to_csv(self, path: str | os.PathLike[str]) -> None:
+        """Write the table as CSV."""
+        self.table.to_csv(path, index=False)
+
+    def cell_win_rates(self) -> dict[Cell, float]:
+        """Each cell's mean win rate over the openings (every member of every class) covering
+        it, for the heatmap."""
+        rates = dict(zip(self.table["class"], self.table["win_rate"], strict=True))
+        total: dict[Cell, float] = {}
+        count: dict[Cell, int] = {}
+        for cls in self.classes:
+            rate = rates.get(cls.index)
+            if rate is None or math.isnan(rate):
+                continue
+            for move in cls.members:
+                assert move.cells is not None
+                for cell in move.cells:
+                    total[cell] = total.get(cell, 0.0) + rate
+                    count[cell] = count.get(cell, 0) + 1
+        return {cell: total[cell] / count[cell] for cell in total}
+
+    def plot(self, path: str | os.PathLike[str] | None = None, *, top: int = 12) -> Any:
+        """A figure: the hex-board heatmap of win rate by the cells of the opening, and the
+        best and worst ``top`` classes with their intervals. Saved to ``path`` if given (PNG,
+        SVG, PDF: by its extension); returns the matplotlib Figure. Needs ``genial[plot]``."""
+        from .render import opening_figure
+
+        figure = opening_figure(self, top=top)
+        if path is not None:
+            figure.savefig(path, dpi=110, bbox_inches="tight")
+        return figure
+
+    def summary(self, rows: int = 5) -> str:
+        """The best and worst classes as a text table."""
+        t = self.table
+        lines = [
+            f"{self.players} players, policy {', '.join(self.policy)}, "
+            f"{int(t['games'].sum()):,} games over {len(t)} classes"
+            + (f", {self.games_per_opening:,} per class" if self.games_per_opening else "")
+            + f"; seat {self.seat} wins {self.average:.2%} "
+            f"[{self.average_lo:.2%}, {self.average_hi:.2%}] overall",
+            f"{'rank':>4}  {'example':<14} {'win rate':>8}  {'95% interval':<17} "
+            f"{'lowest':>6} {'margin':>6}  differs  description",
+        ]
+        picks = list(range(min(rows, len(t))))
+        if len(t) > 2 * rows:
+            picks += [-1, *range(len(t) - rows, len(t))]
+        else:
+            picks = list(range(len(t)))
+        for i in picks:
+            if i == -1:
+                lines.append("   ...")
+                continue
+            row = t.iloc[i]
+            lines.append(
+                f"{i + 1:>4}  {row['example']:<14} {row['win_rate']:8.2%}  "
+                f"[{row['win_rate_lo']:6.2%}, {row['win_rate_hi']:6.2%}] "
+                f"{row['lowest']:6.2f} {row['margin']:+6.2f}  "
+                f"{'yes' if row['differs'] else 'no':<7}  {row['description']}"
+            )
+        if self.seconds:
+            lines.append(
+                f"{int(t['games'].sum()) / self.seconds:,.0f} games/s, {self.seconds:.1f} s"
+            )
+        return "\n".join(lines)
+
+    def __str__(self) -> str:
+        return self.summary()
+
+
+def _table(
+    classes: Sequence[OpeningClass], stats: Sequence[dict[str, float]], seat: int
+) -> tuple[pd.DataFrame, float, float, float]:
+    try:
+        import pandas as pd
+    except ImportError:  # pragma: no cover - exercised only without pandas
+        raise ImportError("genial.openings needs pandas: pip install 'genial[pandas]'") from None
+    rows = []
+    for cls, st in zip(classes, stats, strict=True):
+        rows.append(
+            {
+                "class": cls.index,
+                "example": str(cls.representative),
+                "size": cls.size,
+                "description": cls.description,
+                "symbol": COLOUR_NAMES[cls.symbol],
+                "symbol_halves": cls.symbol_halves,
+                "others": cls.others,
+                "touching": cls.touching,
+                "rim": cls.rim,
+                "points": cls.points,
+                **st,
+            }
+        )
+    table = pd.DataFrame(rows)
+    games = int(table["games"].sum()) if len(table) else 0
+    wins = int(table["wins"].sum()) if len(table) else 0
+    average = wins / games if games else math.nan
+    lo, hi = wilson_interval(wins, games)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        n = table["games"].to_numpy(dtype=np.float64)
+        p = table["win_rate"].to_numpy(dtype=np.float64)
+        z = (p - average) / np.sqrt(average * (1 - average) / n)
+        p_value = np.array([math.erfc(abs(v) / math.sqrt(2)) if np.isfinite(v) else 1.0 for v in z])
+    table["p_value"] = p_value
+    table["p_holm"] = holm(p_value) if len(p_value) else p_value
+    table["differs"] = table["p_holm"] < 0.05
+    table = table.sort_values(["win_rate", "class"], ascending=[False, True], kind="stable")
+    return table.reset_index(drop=True), average, float(lo), float(hi)
+
+
+# -- the analyses ------------------------------------------------------------------------------
+
+
+def analyse(
+    players: int = 2,
+    *,
+    games_per_opening: int = 1000,
+    policy: str | Sequence[str] = "greedy",
+    seed: Any = None,
+    workers: int = -1,
+    reply_to: Move | str | None = None,
+    progress: bool = False,
+    epsilon: float = 0.1,
+) -> OpeningAnalysis:
+    """Play every class of openings ``games_per_opening`` times and tabulate the results.
+
+    The opener (seat 0, or seat 1 with ``reply_to``) makes the class's representative
+    placement (its tile given before the deal, the rest random); everything after is played by
+    ``policy`` (default greedy: random play ends with a lowest colour near 0 and says little
+    about real play). Class ``i`` draws from the ``i``-th child of ``SeedSequence(seed)``, so the
+    table does not depend on ``workers``. Workers are threads running classes side by side.
+
+    >>> result = analyse(2, games_per_opening=20, seed=1, workers=1)
+    >>> len(result.table), int(result.table["games"].sum())
+    (162, 3240)
+    """
+    players = _check_players(players)
+    if isinstance(games_per_opening, bool) or not isinstance(games_per_opening, (int, np.integer)):
+        raise GenialError(f"games_per_opening must be an int, got {games_per_opening!r}")
+    if games_per_opening < 1:
+        raise GenialError(f"games_per_opening must be >= 1, got {games_per_opening}")
+    names, _, _ = _parse_policies(policy, players, epsilon)
+    n_workers = _workers(workers)
+    root = _seed_sequence(seed)
+    first = None
+    if reply_to is not None:
+        first = reply_to if isinstance(reply_to, Move) else Move.parse(reply_to)
+    classes = opening_classes(players, first)
+    seat = 0 if first is None else 1
+    bar = _progress_bar(games_per_opening * len(classes), progress)
+
+    def run(cls: OpeningClass) -> dict[str, float]:
+        child = np.random.SeedSequence(
+            root.entropy, spawn_key=(*root.spawn_key, cls.index), pool_size=root.pool_size
+        )
+        openings = [cls.representative] if first is None else [first, cls.representative]
+        runs = simulate(
+            int(games_per_opening),
+            players,
+            policy=names,
+            seed=child,
+            openings=openings,
+            epsilon=epsilon,
+        )
+        if bar:
+            bar(len(runs))
+        return _class_stats(runs, seat)
+
+    began = time.perf_counter()
+    stats = _map(run, classes, n_workers)
+    seconds = time.perf_counter() - began
+    table, average, lo, hi = _table(classes, stats, seat)
+    return OpeningAnalysis(
+        players=players,
+        seat=seat,
+        policy=names,
+        games_per_opening=int(games_per_opening),
+        seed=root,
+        reply_to=None if first is None else str(first),
+        classes=tuple(classes),
+        table=table,
+        average=average,
+        average_lo=lo,
+        average_hi=hi,
+        seconds=seconds,
+    )
+
+
+def _map(
+    fn: Callable[[OpeningClass], dict[str, float]], items: Iterable[OpeningClass], workers: int
+) -> list[dict[str, float]]:
+    if workers == 1:
+        return [fn(item) for item in items]
+    with ThreadPoolExecutor(max_workers=workers) as pool:
+        return list(pool.map(fn, items))
+
+
+def observe(runs: Playouts, seat: int = 0) -> OpeningAnalysis:
+    """Group existing playouts by ``seat``'s opening class (observational: the openings were
+    chosen by the policies, so classes differ in games and in who chose them).
+
+    >>> runs = simulate(3000, 2, policy="greedy", seed=2)
+    >>> result = observe(runs)
+    >>> int(result.table["games"].sum())
+    3000
+    """
+    if not 0 <= seat < runs.players:
+        raise GenialError(f"seat {seat} is not a seat of these {runs.players}-player games")
+    if runs.openings[:seat]:
+        raise GenialError("observe: the earlier seats' openings were forced; use analyse()")
+    classes = opening_classes(runs.players) if seat == 0 else None
+    if classes is None:
+        raise GenialError("observe: only the first player's openings (seat 0) are classified")
+    class_of = {m.action: c.index for c in classes for m in c.members}
+    labels = np.array([class_of.get(int(a), -1) for a in runs.opening[:, seat]])
+    stats = [_class_stats(runs[labels == c.index], seat) for c in classes]
+    keep = [i for i, st in enumerate(stats) if st["games"] > 0]
+    table, average, lo, hi = _table([classes[i] for i in keep], [stats[i] for i in keep], seat)
+    return OpeningAnalysis(
+        players=runs.players,
+        seat=seat,
+        policy=runs.policies,
+        games_per_opening=None,
+        seed=runs.seed,
+        reply_to=None,
+        classes=tuple(classes[i] for i in keep),
+        table=table,
+        average=average,
+        average_lo=lo,
+        average_hi=hi,
+    )
+
+
+def first_player_advantage(
+    players: Sequence[int] = (2, 3, 4),
+    policies: Sequence[str] = ("random", "greedy"),
+    *,
+    games: int = 100_000,
+    seed: Any = None,
+    workers: int = -1,
+) -> pd.DataFrame:
+    """Seat 0's win rate for each player count and policy, with 95% Wilson intervals, against
+    the fair share ``1 / players``: one row per (players, policy).
+
+    >>> table = first_player_advantage((2,), ("random",), games=2000, seed=1, workers=1)
+    >>> table[["players", "policy", "games"]].to_dict("records")
+    [{'players': 2, 'policy': 'random', 'games': 2000}]
+    """
+    import pandas as pd
+
+    root = _seed_sequence(seed)
+    rows = []
+    for i, n in enumerate(players):
+        for j, policy in enumerate(policies):
+            child = np.random.SeedSequence(
+                root.entropy, spawn_key=(*root.spawn_key, i, j), pool_size=root.pool_size
+            )
+            runs = simulate(games, n, policy=policy, seed=child, workers=workers)
+            wins = int((runs.winner == 0).sum())
+            lo, hi = wilson_interval(wins, games)
+            rows.append(
+                {
+                    "players": n,
+                    "policy": policy,
+                    "games": games,
+                    "first_wins": wins,
+                    "first_win_rate": wins / games if games else math.nan,
+                    "first_win_rate_lo": float(lo),
+                    "first_win_rate_hi": float(hi),
+                    "fair_share": 1 / n,
+                    "advantage": wins / games - 1 / n if games else math.nan,
+                    "shared_first": int((runs.winner == -1).sum()),
+                }
+            )
+    return pd.DataFrame(rows)

@@ -1,0 +1,260 @@
+"""genial.openings: symmetry classes of first placements (RULES §1.6, §3.2) and their analysis."""
+
+from __future__ import annotations
+
+import itertools
+
+import numpy as np
+import pytest
+
+from genial import SYMBOLS, Move, simulate
+from genial.cli import main
+from genial.openings import (
+    _empty_game,
+    _first_placements,
+    analyse,
+    first_player_advantage,
+    holm,
+    observe,
+    opening_classes,
+    symmetries,
+)
+
+pd = pytest.importorskip("pandas")
+
+
+def test_group_of_twelve() -> None:
+    """RULES §1.6: rotations and mirror images map the printed symbols onto each other, with the
+    matching relabelling of colours; the 12 maps are distinct and closed under composition."""
+    group = symmetries()
+    assert len(group) == 12
+    cells = _empty_game(4).cells()
+    images = {tuple(g.cell(c) for c in cells) for g in group}
+    assert len(images) == 12
+    for g, h in itertools.product(group, group):
+        composed = tuple(g.cell(h.cell(c)) for c in cells)
+        assert composed in images
+    for g in group:
+        assert sorted(g.cell(c) for c in cells) == sorted(cells)  # the board maps onto itself
+        for colour, cell in enumerate(SYMBOLS):
+            assert SYMBOLS[g.colour(colour)] == g.cell(cell)
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_group_maps_openings_to_openings_with_equal_points(players: int) -> None:
+    """RULES §1.6, §3.2, §3.3: a symmetry of a legal opening is a legal opening scoring the same
+    points."""
+    game = _empty_game(players)
+    openings = _first_placements(game)
+    legal = set(openings)
+    for move in openings:
+        for g in symmetries():
+            image = g.move(move)
+            assert image in legal
+            assert sum(game.gains(image)) == sum(game.gains(move))
+            assert sorted(game.gains(image)) == sorted(game.gains(move))
+
+
+@pytest.mark.parametrize(
+    ("players", "openings", "classes"), [(2, 1944, 164), (3, 3672, 308), (4, 5184, 436)]
+)
+def test_classes_partition_the_openings(players: int, openings: int, classes: int) -> None:
+    """RULES §1.5: 54 cell pairs x 36 ways (15 pairs both ways round, 6 doubles) = 1,944 first
+    placements on the 2-player board; the classes are disjoint orbits that cover them all."""
+    all_openings = _first_placements(_empty_game(players))
+    assert len(all_openings) == openings
+    found = opening_classes(players)
+    assert len(found) == classes
+    members = [m for c in found for m in c.members]
+    assert len(members) == len(set(members)) == openings
+    assert set(members) == set(all_openings)
+    for c in found:
+        assert 12 % c.size == 0
+        assert c.representative == min(c.members, key=lambda m: m.action)
+        assert {g.move(c.representative) for g in symmetries()} == set(c.members)
+    assert len({c.description for c in found}) == classes  # every class has its own words
+
+
+def test_class_descriptions_by_hand() -> None:
+    """Classes described by hand (RULES §3.3): a red double along the rim from the red symbol
+    scores 1 (only the half next to the symbol sees it; the halves never count for each other);
+    a red double with both halves touching the symbol scores 2."""
+    by_move = {m: c for c in opening_classes(2) for m in c.members}
+    along = by_move[Move.parse("R1,-5+R2,-5")]
+    assert along.points == 1
+    assert along.symbol_halves == 2
+    assert along.touching == 1
+    assert "further along the ring" in along.description
+    both = by_move[Move.parse("R1,-5+R0,-4")]
+    assert both.points == 2
+    assert both.touching == 2
+    assert by_move[Move.parse("G5,-4+G4,-4")] is by_move[Move.parse("R1,-5+R0,-4")]
+    opposite = by_move[Move.parse("O0,-4+O0,-3")]
+    assert opposite.size == 6  # on the red symbol's axis: the mirror fixes it
+    assert opposite.points == 0
+    assert opposite.others == "opposite"
+
+
+def test_holm_known_values() -> None:
+    """Holm's step-down: sorted p (0.01, 0.03, 0.04) x (3, 2, 1) = (0.03, 0.06, 0.04), made
+    monotone -> (0.03, 0.06, 0.06), back in the input order."""
+    assert holm([0.04, 0.01, 0.03]).round(6).tolist() == [0.06, 0.03, 0.06]
+    assert holm([0.5]).tolist() == [0.5]
+    assert holm([0.9, 0.8]).tolist() == [1.0, 1.0]
+
+
+def test_analysis_table_and_reproducibility() -> None:
+    first = analyse(2, games_per_opening=8, seed=4, workers=1)
+    again = analyse(2, games_per_opening=8, seed=4, workers=2)
+    pd.testing.assert_frame_equal(first.table, again.table)
+    table = first.table
+    assert len(table) == 164
+    for column in (
+        "games",
+        "wins",
+        "win_rate",
+        "win_rate_lo",
+        "win_rate_hi",
+        "description",
+        "lowest",
+        "margin",
+        "p_holm",
+        "differs",
+    ):
+        assert column in table.columns
+    assert (table["games"] == 8).all()
+    assert table["win_rate"].is_monotonic_decreasing
+    assert (
+        (table["win_rate_lo"] <= table["win_rate"]) & (table["win_rate"] <= table["win_rate_hi"])
+    ).all()
+    assert first.average == pytest.approx(table["wins"].sum() / table["games"].sum())
+    other = analyse(2, games_per_opening=8, seed=5, workers=1)
+    assert not table["wins"].equals(other.table["wins"])
+
+
+def test_analysis_plays_the_class_openings() -> None:
+    """Each class's games begin with its representative: replayed records show it."""
+    result = analyse(2, games_per_opening=3, seed=1, workers=1)
+    cls = result.classes[17]
+    runs = simulate(
+        3,
+        2,
+        policy="greedy",
+        seed=np.random.SeedSequence(result.seed.entropy, spawn_key=(17,)),
+        openings=[cls.representative],
+    )
+    row = result.table[result.table["class"] == 17].iloc[0]
+    assert row["wins"] == int((runs.winner == 0).sum())
+    assert (runs.opening[:, 0] == cls.representative.action).all()
+
+
+def test_replies() -> None:
+    first = Move.parse("R0,-4+R1,-5")
+    classes = opening_classes(2, reply_to=first)
+    members = [m for c in classes for m in c.members]
+    # 5 symbols left, 9 cell pairs each, 36 ways: the mirror through the red symbol fixes the
+    # opening, so classes are orbits of a group of 2
+    assert len(members) == 5 * 9 * 36
+    assert all(c.size in (1, 2) for c in classes)
+    result = analyse(2, games_per_opening=2, seed=1, workers=1, reply_to=str(first))
+    assert result.seat == 1
+    assert result.reply_to == str(first)
+    assert int(result.table["games"].sum()) == 2 * len(classes)
+
+
+def test_observe_groups_playouts() -> None:
+    runs = simulate(2000, 2, policy="epsilon-greedy:0.5", seed=3)
+    result = observe(runs)
+    assert int(result.table["games"].sum()) == 2000
+    assert int(result.table["wins"].sum()) == int((runs.winner == 0).sum())
+    with pytest.raises(ValueError, match="seat 0"):
+        observe(runs, seat=1)
+    with pytest.raises(ValueError, match="not a seat"):
+        observe(runs, seat=2)
+
+
+def test_first_player_advantage() -> None:
+    table = first_player_advantage((2, 3), ("random", "greedy"), games=1500, seed=2, workers=1)
+    assert len(table) == 4
+    assert (table["first_win_rate_lo"] <= table["first_win_rate"]).all()
+    assert table["fair_share"].tolist() == [0.5, 0.5, 1 / 3, 1 / 3]
+
+
+@pytest.mark.parametrize(
+    ("kwargs", "message"),
+    [
+        ({"policy": "clever"}, "unknown policy"),
+        ({"games_per_opening": 0}, "games_per_opening must be >= 1"),
+        ({"games_per_opening": -5}, "games_per_opening must be >= 1"),
+        ({"games_per_opening": 2.5}, "must be an int"),
+        ({"reply_to": "R0,0+R1,0"}, "not a legal first placement"),
+        ({"reply_to": "swap"}, "not a legal first placement"),
+        ({"reply_to": "R0,-4+R2,-4"}, "not adjacent"),
+        ({"workers": 0}, "workers"),
+    ],
+)
+def test_bad_arguments(kwargs: dict[str, object], message: str) -> None:
+    with pytest.raises(ValueError, match=message):
+        analyse(2, **kwargs)  # type: ignore[arg-type]
+    with pytest.raises(ValueError, match="players"):
+        analyse(5)
+
+
+def test_cli_end_to_end(tmp_path, capsys) -> None:  # type: ignore[no-untyped-def]
+    """A reduced analysis from the command line writes a readable Parquet file and a PNG."""
+    pytest.importorskip("pyarrow")
+    pytest.importorskip("matplotlib")
+    out, plot = tmp_path / "openings.parquet", tmp_path / "openings.png"
+    code = main(
+        [
+            "openings",
+            "--players",
+            "2",
+            "--games-per-opening",
+            "4",
+            "--seed",
+            "1",
+            "--workers",
+            "2",
+            "--out",
+            str(out),
+            "--plot",
+            str(plot),
+            "--no-progress",
+        ]
+    )
+    assert code == 0
+    text = capsys.readouterr().out
+    assert "164 classes" in text and "win rate" in text
+    table = pd.read_parquet(out)
+    assert len(table) == 164
+    assert table["games"].sum() == 4 * 164
+    assert plot.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+    csv = tmp_path / "openings.csv"
+    assert (
+        main(
+            [
+                "openings",
+                "--games-per-opening",
+                "1",
+                "--seed",
+                "1",
+                "--out",
+                str(csv),
+                "--no-progress",
+                "--workers",
+                "1",
+            ]
+        )
+        == 0
+    )
+    assert len(pd.read_csv(csv)) == 164
+
+
+def test_cli_bad_arguments(capsys) -> None:  # type: ignore[no-untyped-def]
+    with pytest.raises(SystemExit):
+        main(["openings", "--policy", "clever"])
+    with pytest.raises(SystemExit) as exc:
+        main(["openings", "--games-per-opening", "0", "--no-progress"])
+    assert exc.value.code == 2
+    assert "games_per_opening" in capsys.readouterr().err
