@@ -114,7 +114,7 @@ def test_moves_pickle() -> None:
 # -- Game ----------------------------------------------------------------------------------------
 
 
-@pytest.mark.parametrize("players", [0, 1, 5, -2, 2.0, "2", True, None])
+@pytest.mark.parametrize("players", [0, 5, -2, 2.0, "2", True, None])
 def test_bad_players(players: object) -> None:
     with pytest.raises(ValueError, match="players"):
         Game(players)  # type: ignore[arg-type]

@@ -212,13 +212,13 @@ def test_empty_batch() -> None:
         ({"n_games": 10, "policy": "epsilon-greedy:x"}, "not a number"),
         ({"n_games": 10, "policy": "epsilon-greedy", "epsilon": 1.5}, "epsilon must be"),
         ({"n_games": 10, "players": 5}, "players"),
-        ({"n_games": 10, "players": 1}, "players"),
+        ({"n_games": 10, "players": 0}, "players"),
         ({"n_games": 10, "workers": 0}, "workers"),
         ({"n_games": 10, "workers": -2}, "workers"),
         ({"n_games": 10, "workers": "2"}, "workers"),
         ({"n_games": 10, "seed": -3}, "seed"),
         ({"n_games": 10, "seed": np.random.default_rng(1)}, "seed"),
-        ({"n_games": 10, "players": 3, "start": Game(2)}, "2-player position"),
+        ({"n_games": 10, "players": 3, "start": Game(2)}, "position of Rules.players=2"),
     ],
 )
 def test_bad_arguments(kwargs: dict[str, object], message: str) -> None:

@@ -18,6 +18,7 @@ from .game import (
     PositionError,
     RecordError,
 )
+from .rules import Rules, RulesError
 from .simulation import Playouts, Summary, simulate, wilson_interval
 
 __all__ = [
@@ -32,6 +33,8 @@ __all__ = [
     "Playouts",
     "PositionError",
     "RecordError",
+    "Rules",
+    "RulesError",
     "Summary",
     "simulate",
     "wilson_interval",

@@ -16,6 +16,7 @@ POLICIES: dict[str, int]
 SYMBOLS: tuple[tuple[int, int], ...]
 COLOURS: str
 STANDARD_COUNTS: tuple[int, ...]
+TRAVEL_COUNTS: tuple[int, ...]
 TILES: tuple[tuple[int, int], ...]
 EDGES: tuple[tuple[tuple[int, int], tuple[int, int]], ...]
 
@@ -25,7 +26,20 @@ def coords_of(idx: int) -> tuple[int, int]: ...
 class Core:
     """A kernel game state with checked entry points (2-4 players, nobody dealt)."""
 
-    def __init__(self, players: int) -> None: ...
+    def __init__(
+        self,
+        players: int,
+        *,
+        radius: int | None = None,
+        rack_size: int = 6,
+        cap: int = 18,
+        cross: int = 18,
+        bonus: int = 1,
+        first: int = 1,
+        swap: bool = True,
+        teams: bool = False,
+        tiles: str = "standard",
+    ) -> None: ...
     def copy(self) -> Core: ...
     def snapshot(self) -> bytes: ...
     def restore(self, data: bytes) -> None: ...

@@ -96,6 +96,8 @@ cdef struct State:
     uint8_t cross               # crossing point: points beyond it are lost when it is reached
     uint8_t bonus_rule          # BONUS_*
     uint8_t first_rule          # FIRST_*
+    uint8_t swap_rule           # 1: the rack swap of RULES §3.5 is offered; 0: never (solo)
+    uint8_t n_sets              # counter sets: one per seat, or one per team
     uint8_t counter_of[MAXP]    # the counter set each seat scores on (teams share one)
     # whose turn, and where in the turn
     uint8_t current             # seat to move
@@ -156,7 +158,7 @@ cdef uint8_t TILE_HI[NTYPE]
 cdef uint8_t TILE_MASK[NTYPE]       # bit c set if the tile shows colour c
 cdef uint8_t TILE_OF[NCOL][NCOL]
 cdef uint8_t STANDARD_SET[NTYPE]    # tiles of each type in the standard set
-cdef State TEMPLATE[MAXP + 1]       # empty board, full bag, per player count (2..4)
+cdef uint8_t TRAVEL_SET[NTYPE]      # the travel set (RULES §2.2)
 
 SYMBOLS = ((0, -5), (5, -5), (5, 0), (0, 5), (-5, 5), (-5, 0))
 COLOURS = "RGBOYP"
@@ -245,9 +247,8 @@ cdef void _build_tables():
             TILE_OF[a][b] = t
             TILE_OF[b][a] = t
             STANDARD_SET[t] = 5 if a == b else 6   # RULES §2.1
+            TRAVEL_SET[t] = 2 if a == b else 3     # RULES §2.2
             t += 1
-    for n in range(2, MAXP + 1):
-        _init_state(&TEMPLATE[n], n)
 
 
 cdef bint _is_symbol(int idx):
@@ -258,25 +259,29 @@ cdef bint _is_symbol(int idx):
     return False
 
 
-cdef void _init_state(State *st, int players):
-    """An empty board of the base game (RULES §3) for ``players`` seats, nobody dealt."""
-    cdef int i, e, k
+cdef void _init_state(State *st, int players, int radius, int rack_size, int cap, int cross,
+                      int bonus_rule, int first_rule, int swap_rule, bint teams,
+                      const uint8_t *tiles):
+    """An empty board with a full bag, nobody dealt, under the given rules (see ``Core``)."""
+    cdef int i
     memset(st, 0, sizeof(State))
     st.players = players
-    st.radius = {2: 5, 3: 6, 4: 7}[players]
-    st.rack_size = MAXRACK
-    st.cap = 18
-    st.cross = 18
-    st.bonus_rule = BONUS_EACH
-    st.first_rule = FIRST_NEW_SYMBOL
+    st.radius = radius
+    st.rack_size = rack_size
+    st.cap = cap
+    st.cross = cross
+    st.bonus_rule = bonus_rule
+    st.first_rule = first_rule
+    st.swap_rule = swap_rule
+    st.n_sets = 2 if teams else players
     for i in range(MAXP):
-        st.counter_of[i] = i
+        st.counter_of[i] = i % 2 if teams else i   # teams: seats 0 and 2, 1 and 3 (RULES §4.2)
         st.first_symbol[i] = NOSYM
         st.opening[i] = -1
     st.phase = PH_PLACE
     st.turn = 1
     _reset_board(st)
-    fill_bag(st, STANDARD_SET)
+    fill_bag(st, tiles)
 
 
 cdef void _reset_board(State *st) noexcept nogil:
@@ -488,7 +493,7 @@ cdef bint swap_allowed(State *st) noexcept nogil:
     cdef int c, i, low
     cdef uint8_t mask = 0
     cdef const uint8_t *s = st.score[k]
-    if st.rack_n[p] == 0:
+    if st.rack_n[p] == 0 or not st.swap_rule:
         return False
     low = s[0]
     for c in range(1, NCOL):
@@ -737,10 +742,13 @@ cdef int choose_random(State *st, bitgen_t *rng) noexcept nogil:
     return e * 36 + lo * 6 + hi
 
 
-cdef inline int gain_value(int s, int g, int cap) noexcept nogil:
-    """Increase of -(cap - s)^2 when ``g`` points are added to a counter at ``s``."""
+cdef inline int gain_value(int s, int g, int cross, int cap) noexcept nogil:
+    """Increase of -(cap - s)^2 when ``g`` points are added to a counter at ``s`` (the points
+    lost at the crossing and the cap, as in ``add_points``, do not count)."""
     cdef int t = s + g
-    if t > cap:
+    if s < cross and t > cross:
+        t = cross
+    elif t > cap:
         t = cap
     return (cap - s) * (cap - s) - (cap - t) * (cap - t)
 
@@ -755,7 +763,7 @@ cdef int choose_greedy(State *st, bitgen_t *rng) noexcept nogil:
     """
     cdef int p = st.current
     cdef int k = st.counter_of[p]
-    cdef int cap = st.cross
+    cdef int cap = st.cap, cross = st.cross
     cdef int i, j, w, e, a, b, lo, hi, t, v, best = 0, n = 0, nways = 0
     cdef uint64_t bits
     cdef int ntypes = 0
@@ -799,7 +807,7 @@ cdef int choose_greedy(State *st, bitgen_t *rng) noexcept nogil:
             lo = TILE_LO[types[j]]
             hi = TILE_HI[types[j]]
             if lo == hi:
-                v = gain_value(st.score[k][lo], st.pot[a][lo] + st.pot[b][lo], cap)
+                v = gain_value(st.score[k][lo], st.pot[a][lo] + st.pot[b][lo], cross, cap)
                 if v >= best and v > 0:
                     if v > best:
                         best = v
@@ -807,16 +815,16 @@ cdef int choose_greedy(State *st, bitgen_t *rng) noexcept nogil:
                     cand[n] = e * 36 + lo * 7
                     n += 1
             else:
-                v = (gain_value(st.score[k][lo], st.pot[a][lo], cap)
-                     + gain_value(st.score[k][hi], st.pot[b][hi], cap))
+                v = (gain_value(st.score[k][lo], st.pot[a][lo], cross, cap)
+                     + gain_value(st.score[k][hi], st.pot[b][hi], cross, cap))
                 if v >= best and v > 0:
                     if v > best:
                         best = v
                         n = 0
                     cand[n] = e * 36 + lo * 6 + hi
                     n += 1
-                v = (gain_value(st.score[k][hi], st.pot[a][hi], cap)
-                     + gain_value(st.score[k][lo], st.pot[b][lo], cap))
+                v = (gain_value(st.score[k][hi], st.pot[a][hi], cross, cap)
+                     + gain_value(st.score[k][lo], st.pot[b][lo], cross, cap))
                 if v >= best and v > 0:
                     if v > best:
                         best = v
@@ -870,6 +878,7 @@ cdef void fill_bag(State *st, const uint8_t *counts) noexcept nogil:
 cdef int _t
 _build_tables()
 STANDARD_COUNTS = tuple(STANDARD_SET[_t] for _t in range(NTYPE))
+TRAVEL_COUNTS = tuple(TRAVEL_SET[_t] for _t in range(NTYPE))
 TILES = tuple((TILE_LO[_t], TILE_HI[_t]) for _t in range(NTYPE))
 EDGES = tuple((coords_of(EDGE_A[_t]), coords_of(EDGE_B[_t])) for _t in range(NEDGE))
 
@@ -884,18 +893,31 @@ cdef bitgen_t *_bitgen(object bit_generator) except NULL:
 cdef class Core:
     """A game state of the kernel, with checked entry points for the Python layer.
 
-    Parameters
-    ----------
-    players : int
-        2, 3 or 4 (RULES §3). The board is empty and nobody is dealt: call :meth:`deal`.
+    The board is empty, the bag full and nobody dealt: call :meth:`deal`. The rules are the
+    base game's (RULES §3) unless given: ``radius`` of the area (default by players: 5, 6, 7;
+    5 for one player), ``rack_size``, counter ``cap`` and ``cross`` (the crossing point where
+    excess points are lost), ``bonus`` (0 none, 1 one per counter reaching a threshold, 2 at most
+    one per placement), ``first`` (0 no first-round rule, 1 a symbol no earlier first placement
+    touched, 2 a symbol or a tile), ``swap`` (whether the rack swap is offered), ``teams``
+    (seats 0+2 and 1+3 share counters) and ``tiles`` ("standard" or "travel").
     """
 
     cdef State st
 
-    def __init__(self, int players):
-        if players < 2 or players > MAXP:
-            raise ValueError(f"players must be 2, 3 or 4, got {players}")
-        memcpy(&self.st, &TEMPLATE[players], sizeof(State))
+    def __init__(self, int players, *, radius=None, int rack_size=6, int cap=18, int cross=18,
+                 int bonus=BONUS_EACH, int first=FIRST_NEW_SYMBOL, bint swap=True,
+                 bint teams=False, str tiles="standard"):
+        if players < 1 or players > MAXP:
+            raise ValueError(f"players must be 1 to 4, got {players}")
+        r = {1: 5, 2: 5, 3: 6, 4: 7}[players] if radius is None else radius
+        if not 1 <= r <= 7 or not 1 <= rack_size <= MAXRACK or not 1 <= cross <= cap <= 120:
+            raise ValueError("bad radius, rack size, crossing or cap")
+        if teams and players != 4:
+            raise ValueError("teams need 4 players")
+        if tiles not in ("standard", "travel"):
+            raise ValueError(f"unknown tile set {tiles!r}")
+        cdef const uint8_t *counts = &STANDARD_SET[0] if tiles == "standard" else &TRAVEL_SET[0]
+        _init_state(&self.st, players, r, rack_size, cap, cross, bonus, first, swap, teams, counts)
 
     # -- copying and snapshots ------------------------------------------------------------------
     def copy(self):
@@ -1127,7 +1149,7 @@ cdef class Core:
             fill(st, z, c)
         for i in range(st.players):
             for c in range(NCOL):
-                st.score[i][c] = scores[i][c]
+                st.score[st.counter_of[i]][c] = scores[i][c]
             st.rack_n[i] = len(racks[i])
             for c in range(len(racks[i])):
                 st.rack[i][c] = racks[i][c]
@@ -1244,7 +1266,7 @@ def run_chunk(Core start not None, object bit_generator, bint deal,
                 bonus[g, i] = st.n_bonus[i]
                 swaps[g, i] = st.n_swaps[i]
                 opening[g, i] = st.opening[i]
-                if rk[i] == 0:
+                if rk[i] == 0 and i < st.n_sets:   # seat i < n_sets stands for counter set i
                     nfirst += 1
                     first = i
             winner[g] = first if nfirst == 1 else -1

@@ -23,6 +23,8 @@ import numpy as np
 import numpy.typing as npt
 
 from . import _core
+from .errors import GenialError, IllegalMoveError, PositionError, RecordError
+from .rules import Rules
 
 if TYPE_CHECKING:  # pragma: no cover
     from .simulation import Playouts
@@ -56,29 +58,13 @@ Cell = tuple[int, int]
 Tile = tuple[int, int]
 Phase = Literal["place", "swap", "over"]
 
-_RADIUS = {2: 5, 3: 6, 4: 7}
+_RADIUS = {1: 5, 2: 5, 3: 6, 4: 7}
 _EDGE_OF: dict[tuple[Cell, Cell], int] = {pair: i for i, pair in enumerate(EDGES)}
 _TILES: tuple[Tile, ...] = _core.TILES
 _TILE_ID: dict[Tile, int] = {t: i for i, t in enumerate(_TILES)}
 _SYMBOL_AT: dict[Cell, int] = {cell: c for c, cell in enumerate(SYMBOLS)}
 _DIRECTIONS = ((1, 0), (1, -1), (0, -1), (-1, 0), (-1, 1), (0, 1))
 _HALF = re.compile(r"\s*([A-Za-z])\s*\(?\s*(-?\d+)\s*,\s*(-?\d+)\s*\)?\s*")
-
-
-class GenialError(ValueError):
-    """Base class of genial's errors: every one is a ``ValueError``."""
-
-
-class IllegalMoveError(GenialError):
-    """A move that is malformed or not legal in the position (the game is left unchanged)."""
-
-
-class PositionError(GenialError):
-    """A position text that cannot be read or describes an impossible position."""
-
-
-class RecordError(GenialError):
-    """A game record that cannot be read or does not replay."""
 
 
 def distance(cell: Cell) -> int:
@@ -307,9 +293,9 @@ _ALL_MOVES: list[Move] = [*_PLACEMENTS, _SWAP, _KEEP]
 
 def _check_players(players: object) -> int:
     if isinstance(players, bool) or not isinstance(players, (int, np.integer)):
-        raise GenialError(f"players must be an int (2, 3 or 4), got {players!r}")
-    if players not in (2, 3, 4):
-        raise GenialError(f"players must be 2, 3 or 4 (RULES §3), got {players}")
+        raise GenialError(f"players must be an int (1, 2, 3 or 4), got {players!r}")
+    if players not in (1, 2, 3, 4):
+        raise GenialError(f"players must be 1, 2, 3 or 4 (RULES §3, §4.1), got {players}")
     return int(players)
 
 
@@ -319,9 +305,14 @@ class Game:
     Parameters
     ----------
     players : int
-        2, 3 or 4.
+        2, 3 or 4 for the base game (RULES §3); 1 for the solo game (RULES §4.1).
     seed : anything ``numpy.random.default_rng`` accepts
         Determines every draw from the bag: the same seed gives the same game for the same moves.
+    teams, tournament, tiles
+        The variants (see ``genial.Rules``): ``Game(4, teams=True)``, ``Game(2, tournament=True)``,
+        ``Game(2, tiles="travel")``.
+    rules : genial.Rules, optional
+        The rules as one object, instead of the keywords.
 
     Examples
     --------
@@ -344,18 +335,34 @@ class Game:
     True
     """
 
-    __slots__ = ("_bitgen", "_core", "_history", "_moves", "_start")
+    __slots__ = ("_bitgen", "_core", "_history", "_moves", "_rules", "_start")
 
-    def __init__(self, players: int = 2, *, seed: Any = None) -> None:
-        players = _check_players(players)
+    def __init__(
+        self,
+        players: int = 2,
+        *,
+        seed: Any = None,
+        teams: bool = False,
+        tournament: bool = False,
+        tiles: Literal["standard", "travel"] = "standard",
+        rules: Rules | None = None,
+    ) -> None:
+        self._rules = Rules.of(
+            players, teams=teams, tournament=tournament, tiles=tiles, rules=rules
+        )
         self._bitgen: np.random.BitGenerator = np.random.default_rng(seed).bit_generator
-        self._core = _core.Core(players)
+        self._core = self._rules.core()
         self._core.deal(self._bitgen)
         self._start = self.to_text()
         self._moves: list[tuple[str, list[int]]] = []
         self._history: list[tuple[bytes, Mapping[str, Any]]] = []
 
     # -- reading the position ------------------------------------------------------------------
+    @property
+    def rules(self) -> Rules:
+        """The rules of this game (players and variant)."""
+        return self._rules
+
     @property
     def players(self) -> int:
         """Number of players (seats 0 .. players - 1)."""
@@ -440,10 +447,11 @@ class Game:
         return self._core.ranks()
 
     def winner(self) -> int | None:
-        """The player ranked first alone; ``None`` while the game runs or if first is shared."""
+        """The player ranked first alone (in the team game: the team, 0 for seats 0 and 2, 1 for
+        seats 1 and 3); ``None`` while the game runs or if first place is shared."""
         if not self.is_over:
             return None
-        ranks = self.ranks()
+        ranks = self.ranks()[: self._rules.counter_sets]
         best = np.flatnonzero(ranks == 0)
         return int(best[0]) if len(best) == 1 else None
 
@@ -570,6 +578,7 @@ class Game:
     def copy(self) -> Game:
         """An independent copy with the same position, history and random state (cheap)."""
         other = object.__new__(Game)
+        other._rules = self._rules
         other._core = self._core.copy()
         other._bitgen = type(self._bitgen)()
         other._bitgen.state = self._bitgen.state
@@ -626,7 +635,7 @@ class Game:
         )
         return " ".join(
             [
-                str(n),
+                str(self._rules),
                 "/".join(rows),
                 scores,
                 racks,
@@ -645,11 +654,12 @@ class Game:
 
         Raises ``PositionError`` saying what is wrong.
         """
-        return cls._from_core(_parse_position(text), seed=seed)
+        return cls._from_core(*_parse_position(text), seed=seed)
 
     @classmethod
-    def _from_core(cls, core: _core.Core, seed: Any = None) -> Game:
+    def _from_core(cls, rules: Rules, core: _core.Core, seed: Any = None) -> Game:
         game = object.__new__(cls)
+        game._rules = rules
         game._core = core
         game._bitgen = np.random.default_rng(seed).bit_generator
         game._start = game.to_text()
@@ -745,8 +755,8 @@ class Game:
 
         return simulate(
             n_games,
-            self.players,
             policy=policy,
+            rules=self._rules,
             seed=seed,
             workers=workers,
             start=self,
@@ -780,13 +790,9 @@ def _area(radius: int) -> list[Cell]:
     return _AREAS[radius]
 
 
-_MATERIAL_PER_COLOUR = (
-    40  # halves of each colour in the standard set: 5 pairs x 6 + 1 double x 2 x 5
-)
-
-
-def _parse_position(text: str) -> _core.Core:
-    """Check and read a position text into a kernel state (``PositionError`` on any fault)."""
+def _parse_position(text: str) -> tuple[Rules, _core.Core]:
+    """Check and read a position text into rules and a kernel state (``PositionError`` on any
+    fault)."""
     if not isinstance(text, str):
         raise PositionError(f"a position is a str, got {type(text).__name__}")
     fields = text.split()
@@ -796,11 +802,13 @@ def _parse_position(text: str) -> _core.Core:
             f"first-round turn), got {len(fields)}"
         )
     rules, board, scores_f, racks_f, bag_f, move_f, phase_f, bonus_f, first_f, turn_f = fields
-    if rules not in ("2", "3", "4"):
-        raise PositionError(f"rules field {rules!r}: expected the player count 2, 3 or 4")
-    players = int(rules)
-    radius = _RADIUS[players]
-    core = _core.Core(players)
+    try:
+        game_rules = Rules.parse(rules)
+    except ValueError as exc:
+        raise PositionError(f"rules field: {exc}") from None
+    players = game_rules.players
+    radius = game_rules.radius
+    core = game_rules.core()
 
     rows = board.split("/")
     if len(rows) != 2 * radius + 1:
@@ -843,6 +851,14 @@ def _parse_position(text: str) -> _core.Core:
             raise PositionError(f"scores of player {p}: {row!r} must be six ints in 0..{core.cap}")
         scores.append(values)
 
+    for p in range(players):
+        partner = game_rules.team_of(p)
+        if scores[p] != scores[partner]:
+            raise PositionError(
+                f"scores: seats {partner} and {p} are a team (RULES §4.2) and share counters, "
+                f"got {scores[partner]} and {scores[p]}"
+            )
+
     rack_rows = racks_f.split("/")
     if len(rack_rows) != players:
         raise PositionError(f"racks: {len(rack_rows)} players, expected {players}")
@@ -865,16 +881,16 @@ def _parse_position(text: str) -> _core.Core:
             f"bag: expected {len(_TILES)} digits (count per tile type), got {bag_f!r}"
         )
     bag = [int(ch) for ch in bag_f]
-    for t, (count, full) in enumerate(zip(bag, _core.STANDARD_COUNTS, strict=True)):
+    for t, (count, full) in enumerate(zip(bag, game_rules.tile_counts, strict=True)):
         if count > full:
             raise PositionError(f"bag: {count} {tile_text(_TILES[t])} tiles, the set has {full}")
         for c in _TILES[t]:
             halves[c] += count
     for c, n in enumerate(halves):
-        if n > _MATERIAL_PER_COLOUR:
+        if n > game_rules.halves_per_colour:
             raise PositionError(
                 f"too much {COLOUR_NAMES[c]}: {n} halves on the board, racks and bag, the set has "
-                f"{_MATERIAL_PER_COLOUR}"
+                f"{game_rules.halves_per_colour}"
             )
 
     if not move_f.isdigit() or int(move_f) >= players:
@@ -883,14 +899,17 @@ def _parse_position(text: str) -> _core.Core:
         raise PositionError(f"phase: {phase_f!r}, expected p (place), s (swap) or x (over)")
     if not bonus_f.isdigit() or int(bonus_f) > 12:
         raise PositionError(f"bonus: {bonus_f!r} is not a count of bonus plays")
-    if len(first_f) != players or any(ch != "-" and ch not in COLOURS for ch in first_f):
+    allowed = COLOURS + "-" + ("+" if game_rules.tournament else "")
+    if len(first_f) != players or any(ch not in allowed for ch in first_f):
         raise PositionError(
-            f"first-round: {first_f!r}, expected one char per player: a symbol letter or '-'"
+            f"first-round: {first_f!r}, expected one char per player: the letter of the symbol "
+            "its first placement touched, '-' before it"
+            + (", '+' if it touched none" if game_rules.tournament else "")
         )
-    used = [ch for ch in first_f if ch != "-"]
-    if len(used) != len(set(used)):
+    used = [ch for ch in first_f if ch in COLOURS]
+    if game_rules.first_round == "new-symbol" and len(used) != len(set(used)):
         raise PositionError(f"first-round: {first_f!r} names a symbol twice")
-    first = [255 if ch == "-" else COLOURS.index(ch) for ch in first_f]
+    first = [255 if ch == "-" else 254 if ch == "+" else COLOURS.index(ch) for ch in first_f]
     if not turn_f.isdigit() or int(turn_f) < 1:
         raise PositionError(f"turn: {turn_f!r} is not a positive int")
     core.set_position(
@@ -905,7 +924,7 @@ def _parse_position(text: str) -> _core.Core:
         int(turn_f),
     )
     _check_phase(core, phase_f, scores, racks, int(move_f), int(bonus_f))
-    return core
+    return game_rules, core
 
 
 def _check_phase(

@@ -9,9 +9,9 @@ with 95% intervals and a Holm-corrected test against the average.
 >>> from genial.openings import opening_classes
 >>> classes = opening_classes(players=2)
 >>> len(classes), sum(c.size for c in classes)
-(162, 1944)
->>> classes[0].description
-'symbol-colour double, both halves touching the symbol (rim and inside); scores 2'
+(164, 1944)
+>>> print(classes[0].representative, classes[0].description)
+R1,-5+R2,-5 symbol-colour half touching the symbol on the symbols' ring, symbol-colour half further along the ring; scores 1
 """
 
 from __future__ import annotations
@@ -523,7 +523,7 @@ def analyse(
 
     >>> result = analyse(2, games_per_opening=20, seed=1, workers=1)
     >>> len(result.table), int(result.table["games"].sum())
-    (162, 3240)
+    (164, 3280)
     """
     players = _check_players(players)
     if isinstance(games_per_opening, bool) or not isinstance(games_per_opening, (int, np.integer)):

@@ -22,13 +22,14 @@ import time
 from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Literal
 
 import numpy as np
 import numpy.typing as npt
 
 from . import _core
-from .game import Game, GenialError, Move, _check_players, tile_text
+from .game import Game, GenialError, Move, tile_text
+from .rules import Rules
 
 if TYPE_CHECKING:  # pragma: no cover
     import pandas as pd
@@ -215,6 +216,7 @@ class Playouts:
     opening: npt.NDArray[np.int16]
     game: npt.NDArray[np.int64]
     openings: tuple[int, ...] = ()
+    rules: Rules | None = None
     records: list[dict[str, Any]] | None = None
     seconds: float | None = field(default=None, compare=False)
 
@@ -237,6 +239,7 @@ class Playouts:
             self.seed,
             self.start,
             openings=self.openings,
+            rules=self.rules,
             records=records,
             **arrays,
         )
@@ -343,14 +346,21 @@ class Playouts:
     @property
     def _batch(self) -> _Batch:
         _, codes, eps = _parse_policies(self.policies, self.players, DEFAULT_EPSILON)
-        return _Batch(self.players, self.policies, codes, eps, self.seed, self.start, self.openings)
+        return _Batch(
+            self.game_rules, self.policies, codes, eps, self.seed, self.start, self.openings
+        )
+
+    @property
+    def game_rules(self) -> Rules:
+        """The rules the games were played by."""
+        return self.rules if self.rules is not None else Rules(self.players)
 
 
 @dataclass(frozen=True)
 class _Batch:
     """Everything that determines a batch's games, but their number: enough to replay one."""
 
-    players: int
+    rules: Rules
     policies: tuple[str, ...]
     codes: npt.NDArray[np.uint8]
     epsilons: npt.NDArray[np.float64]
@@ -362,7 +372,7 @@ class _Batch:
         """The kernel state every game starts from, and whether it still has to be dealt."""
         if self.start is not None:
             return Game.from_text(self.start)._core.copy(), False
-        core = _core.Core(self.players)
+        core = self.rules.core()
         for seat, action in enumerate(self.openings):
             core.give(seat, _core.TILES.index(_move(action).tile))
         return core, True
@@ -414,14 +424,15 @@ class _Batch:
             forced_seats=seats,
             forced_actions=actions,
         )
-        dealt = 6 * self.players - sum(len(core.rack(p)) for p in range(self.players))
+        players = self.rules.players
+        dealt = core.rack_size * players - sum(len(core.rack(p)) for p in range(players))
         out = []
         for g in range(n):
             draws = [int(t) for t in log_draws[g, : log_n_draws[g]]]
             if deal:
                 begin = core.copy()
                 begin.deal(None, draws[:dealt])
-                start_text = Game._from_core(begin).to_text()
+                start_text = Game._from_core(self.rules, begin).to_text()
                 pos = dealt
             else:
                 assert self.start is not None
@@ -527,6 +538,10 @@ def simulate(
     records: bool = False,
     progress: bool = False,
     epsilon: float = DEFAULT_EPSILON,
+    teams: bool = False,
+    tournament: bool = False,
+    tiles: Literal["standard", "travel"] = "standard",
+    rules: Rules | None = None,
 ) -> Playouts:
     """Play ``n_games`` whole games inside the kernel and return their results.
 
@@ -535,7 +550,7 @@ def simulate(
     n_games : int
         Games to play (>= 0).
     players : int
-        2, 3 or 4.
+        2, 3 or 4; 1 for the solo game.
     policy : str or sequence of str
         ``"random"``: a uniformly random rack tile on a uniformly random legal pair of cells, a
         random way round, the swap on a fair coin. ``"greedy"``: the placement maximising
@@ -560,6 +575,9 @@ def simulate(
         Show a progress bar (tqdm if installed, else a plain one on stderr).
     epsilon : float
         Epsilon of ``"epsilon-greedy"`` seats without a parameter of their own.
+    teams, tournament, tiles, rules
+        The variant, as for ``Game`` (``genial.Rules``). In the team game ``winner`` holds the
+        winning team (0: seats 0 and 2, 1: seats 1 and 3).
 
     Examples
     --------
@@ -572,13 +590,14 @@ def simulate(
     if n_games < 0:
         raise GenialError(f"n_games must be >= 0, got {n_games}")
     n = int(n_games)
-    players = _check_players(players)
+    game_rules = Rules.of(players, teams=teams, tournament=tournament, tiles=tiles, rules=rules)
+    players = game_rules.players
     names, codes, eps = _parse_policies(policy, players, epsilon)
     n_workers = _workers(workers)
     root = _seed_sequence(seed)
-    start_text = _check_start(start, players)
-    forced = _check_openings(openings, players, start_text)
-    batch = _Batch(players, names, codes, eps, root, start_text, forced)
+    start_text = _check_start(start, game_rules)
+    forced = _check_openings(openings, game_rules, start_text)
+    batch = _Batch(game_rules, names, codes, eps, root, start_text, forced)
 
     arrays = _allocate(n, players)
     arrays["game"] = np.arange(n, dtype=np.int64)
@@ -612,25 +631,26 @@ def simulate(
         root,
         start_text,
         openings=forced,
+        rules=game_rules,
         records=[r for chunk in all_records for r in chunk] if records else None,
         seconds=seconds,
         **arrays,
     )
 
 
-def _check_start(start: Game | str | None, players: int) -> str | None:
+def _check_start(start: Game | str | None, rules: Rules) -> str | None:
     if start is None:
         return None
     game = start if isinstance(start, Game) else Game.from_text(start)
-    if game.players != players:
-        raise GenialError(f"start is a {game.players}-player position, players={players}")
+    if game.rules != rules:
+        raise GenialError(f"start is a position of {game.rules!r}, not of {rules!r}")
     if game.is_over:
         raise GenialError("start: the game is already over")
     return game.to_text()
 
 
 def _check_openings(
-    openings: Sequence[Move | str | int], players: int, start: str | None
+    openings: Sequence[Move | str | int], rules: Rules, start: str | None
 ) -> tuple[int, ...]:
     """Check that the forced first placements are legal one after the other (their legality
     depends on the board only: the tiles are given); return their action ids."""
@@ -640,9 +660,10 @@ def _check_openings(
         return ()
     if start is not None:
         raise GenialError("openings and start cannot be combined")
+    players = rules.players
     if len(openings) > players:
         raise GenialError(f"openings: at most one per seat ({players}), got {len(openings)}")
-    core = _core.Core(players)
+    core = rules.core()
     moves = []
     for seat, item in enumerate(openings):
         if isinstance(item, (int, np.integer)) and not isinstance(item, bool):
