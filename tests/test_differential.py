@@ -5,8 +5,9 @@ bonuses, chains and swaps occur), then replayed through the reference with the e
 every step the legal-move sets, the gains of the chosen move, the scores, racks, bag, whose turn it
 is, the phase and the bonus plays owed must agree, and the final ranks too.
 
-``GENIAL_DIFF_GAMES`` sets the games per player count (default 24: a quick sample for CI; the
-full check before a release is ``GENIAL_DIFF_GAMES=1000``).
+Every variant is checked the same way (RULES §2.2, §4). ``GENIAL_DIFF_GAMES`` sets the games per
+rules (default 16: a quick sample for CI; the full check before a release is
+``GENIAL_DIFF_GAMES=1000``).
 """
 
 from __future__ import annotations
@@ -19,11 +20,12 @@ from dataclasses import dataclass, field
 import numpy as np
 import pytest
 
-from genial import Game, Move
+from genial import Game, Move, Rules
 
 from .reference import Reference
 
-GAMES = int(os.environ.get("GENIAL_DIFF_GAMES", "24"))
+GAMES = int(os.environ.get("GENIAL_DIFF_GAMES", "16"))
+RULES = ["2", "3", "4", "1", "1v", "2v", "2T", "2Tv", "4t"]
 
 
 def ref_move(move: Move) -> tuple:
@@ -63,8 +65,26 @@ class Step:
     free_pairs: int
 
 
-def play_engine(players: int, seed: int, score_seeking: bool) -> tuple[Game, list[Step]]:
-    game = Game(players, seed=seed)
+def options(rules: Rules) -> dict[str, object]:
+    return {"teams": rules.teams, "tournament": rules.tournament, "tiles": rules.tiles}
+
+
+def short_bag(rules: Rules, seed: int, keep: int) -> Game:
+    """A new game whose bag keeps only ``keep`` random tiles (the rest set aside), so that the
+    bag runs out during play (RULES §3.6 decisions)."""
+    fields = Game(rules=rules, seed=seed).to_text().split()
+    rng = np.random.default_rng(seed)
+    tiles = [t for t, n in enumerate(fields[4]) for _ in range(int(n))]
+    kept = np.bincount(rng.choice(tiles, size=keep, replace=False), minlength=21)
+    fields[4] = "".join(str(n) for n in kept)
+    return Game.from_text(" ".join(fields), seed=seed)
+
+
+def play_engine(
+    rules: Rules, seed: int, score_seeking: bool, start: Game | None = None
+) -> tuple[Game, list[Step]]:
+    players = rules.players
+    game = Game(rules=rules, seed=seed) if start is None else start
     pick = random.Random(seed)
     steps = []
     while not game.is_over:
@@ -91,12 +111,16 @@ def play_engine(players: int, seed: int, score_seeking: bool) -> tuple[Game, lis
     return game, steps
 
 
-def check_game(players: int, seed: int, score_seeking: bool, seen: Seen) -> None:
-    game, steps = play_engine(players, seed, score_seeking)
+def check_game(
+    rules: Rules, seed: int, score_seeking: bool, seen: Seen, start: Game | None = None
+) -> None:
+    players = rules.players
+    game, steps = play_engine(rules, seed, score_seeking, start)
     record = game.to_record()
-    start = Game.from_text(record["start"])
-    ref = Reference(players, [start.rack(p) for p in range(players)])
-    where = f"players={players} seed={seed} score_seeking={score_seeking}"
+    begin = Game.from_text(record["start"])
+    ref = Reference(players, [begin.rack(p) for p in range(players)], **options(rules))
+    ref.bag = Counter(begin.bag())  # the whole set, or what a short-bag start kept
+    where = f"rules={rules} seed={seed} score_seeking={score_seeking}"
     for i, (step, entry) in enumerate(zip(steps, record["moves"], strict=True)):
         at = f"{where} step {i} ({step.move})"
         assert ref.phase == step.phase, at
@@ -117,6 +141,9 @@ def check_game(players: int, seed: int, score_seeking: bool, seen: Seen) -> None
         if step.move.kind == "place":
             p = step.player
             capped = sum(1 for c in range(6) if before[p][c] < 18 and ref.scores[p][c] == 18)
+            seen.counts["36 reached"] += sum(
+                1 for c in range(6) if before[p][c] < 36 and ref.scores[p][c] == 36
+            )
             seen.counts["cap reached"] += capped
             if capped == 2:
                 seen.counts["two colours to 18 at once"] += 1
@@ -126,18 +153,25 @@ def check_game(players: int, seed: int, score_seeking: bool, seen: Seen) -> None
     assert ref.ranks() == game.ranks().tolist(), where
     if ref.instant_winner() is not None:
         seen.counts["instant win"] += 1
+    if game.bag_size == 0:
+        seen.counts["bag ran out"] += 1
+    if all(not game.rack(p) for p in range(players)):
+        seen.counts["every rack empty"] += 1
 
 
-@pytest.mark.parametrize("players", [2, 3, 4])
-def test_engine_matches_reference(players: int) -> None:
-    """RULES §3: every step of GAMES random and score-seeking games agrees with the reference."""
+@pytest.mark.parametrize("token", RULES)
+def test_engine_matches_reference(token: str) -> None:
+    """RULES §3, §4, §2.2: every step of GAMES random and score-seeking games agrees with the
+    reference, for the base game and every variant."""
+    rules = Rules.parse(token)
     seen = Seen()
     for g in range(GAMES):
-        check_game(players, seed=1000 * players + g, score_seeking=g % 2 == 1, seen=seen)
+        check_game(rules, seed=1000 * RULES.index(token) + g, score_seeking=g % 2 == 1, seen=seen)
     # the sample must reach the rules it claims to check
-    assert seen.counts["swap"] > 0 and seen.counts["keep"] > 0, seen.counts
+    if rules.swap:
+        assert seen.counts["swap"] > 0 and seen.counts["keep"] > 0, seen.counts
     assert seen.counts["cap reached"] > 0, seen.counts
-    print(f"\n{players} players, {GAMES} games: {dict(seen.counts)}")
+    print(f"\nrules {token}, {GAMES} games: {dict(seen.counts)}")
 
 
 def test_engine_matches_reference_on_fixture_scores() -> None:
@@ -152,3 +186,17 @@ def test_engine_matches_reference_on_fixture_scores() -> None:
     for move in game.legal_moves():
         if move.kind == "place":
             assert ref_gains(ref, move) == game.gains(move), move
+
+
+@pytest.mark.parametrize("token", ["1v", "2v", "2Tv", "2", "4t"])
+def test_engine_matches_reference_when_the_bag_runs_out(token: str) -> None:
+    """RULES §3.6 decisions: refills draw what is left, empty racks pass, the game ends when
+    every rack is empty; checked step by step against the reference from short bags."""
+    rules = Rules.parse(token)
+    seen = Seen()
+    for g in range(max(GAMES // 2, 4)):
+        keep = 6 + 5 * g % 20
+        start = short_bag(rules, 500 + g, keep)
+        check_game(rules, 500 + g, score_seeking=g % 2 == 1, seen=seen, start=start)
+    assert seen.counts["bag ran out"] > 0, seen.counts
+    assert seen.counts["every rack empty"] > 0, seen.counts

@@ -13,8 +13,8 @@ R, G, B, O, Y, P = range(6)  # noqa: E741 (the colour letters of RULES §1.4)
 
 # RULES §1.4: the printed symbols, at distance 5, for every player count.
 PRINTED = {(0, -5): R, (5, -5): G, (5, 0): B, (0, 5): O, (-5, 5): Y, (-5, 0): P}
-# RULES §1.3: area radius per player count.
-RADIUS = {2: 5, 3: 6, 4: 7}
+# RULES §1.3: area radius per player count (RULES §4.1: the solo game uses the 2-player area).
+RADIUS = {1: 5, 2: 5, 3: 6, 4: 7}
 # RULES §1.2: E, NE, NW, W, SW, SE.
 DIRECTIONS = ((1, 0), (1, -1), (0, -1), (-1, 0), (-1, 1), (0, 1))
 # spec: tile type index order, lexicographic on (lo, hi).
@@ -92,8 +92,12 @@ def position(
     bonus=0,
     first=None,
     turn=None,
+    rules=None,
 ):
     """Write a position text.
+
+    rules: the first field (spec "Variants"), e.g. "1", "2Tv", "4t" or a genial.Rules; its
+    leading digit sets the player count (then ``players`` is ignored).  Default: ``players``.
 
     covered: {(q, r): colour (int or letter)} cells covered by tile halves (no printed cells).
     scores: one 6-list per player (default zeros).  racks: one list of tile codes per player
@@ -101,6 +105,8 @@ def position(
     phase: default "p", or "x" when every rack is empty (RULES §3.6: such a game is over; the
     scoring tests use these analysis positions, where gains() still answers).
     """
+    rules = str(players) if rules is None else str(rules)
+    players = int(rules[0])
     covered = {tuple(c): colour(v) for c, v in dict(covered).items()}
     area = area_cells(players)
     assert set(covered) <= set(area), "helper misuse: covered cell outside the area"
@@ -129,7 +135,7 @@ def position(
     if turn is None:
         turn = 2 * players + 1
     fields = [
-        str(players),
+        rules,
         "/".join(rows),
         "/".join(",".join(str(int(s)) for s in row) for row in scores),
         "/".join(rack_text(r) for r in racks),
