@@ -483,7 +483,8 @@ class Reference:
         lowest = min(after)
         lowest_colours = {c for c in range(6) if after[c] == lowest}
         shows_lowest = any(lo in lowest_colours or hi in lowest_colours for lo, hi in rack)
-        if not self.solo and rack.total() > 0 and not shows_lowest:
+        # decision: no swap on an empty rack, nor with an empty bag (nothing could be drawn)
+        if not self.solo and rack.total() > 0 and self.bag.total() > 0 and not shows_lowest:
             self.phase = "swap"
             return None, 0
         # Refill with what is left in the bag (RULES §3.6 decision); solo draws one tile (§4.1).

@@ -258,3 +258,45 @@ def test_cli_bad_arguments(capsys) -> None:  # type: ignore[no-untyped-def]
         main(["openings", "--games-per-opening", "0", "--no-progress"])
     assert exc.value.code == 2
     assert "games_per_opening" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("token", ["1", "1v", "2T", "2v", "4t"])
+def test_variant_opening_classes(token: str) -> None:
+    """RULES §1.6 holds in every variant: the group maps openings to openings; solo and the
+    2-player variants share the 2-player board's 1,944 openings, teams the 4-player board's."""
+    rules = __import__("genial").Rules.parse(token)
+    classes = opening_classes(rules)
+    total = sum(c.size for c in classes)
+    assert total == (5184 if rules.players == 4 else 1944)
+    game = _empty_game(rules)
+    assert set(_first_placements(game)) == {m for c in classes for m in c.members}
+
+
+def test_solo_analysis_ranks_by_result() -> None:
+    """RULES §4.1: solo openings are compared by the result (the lowest counter)."""
+    result = analyse(1, games_per_opening=6, seed=1, workers=1)
+    assert result.metric == "lowest"
+    assert result.table["lowest"].is_monotonic_decreasing
+    assert (result.table["win_rate"] == 1.0).all()
+    assert "mean result" in result.summary()
+    with pytest.raises(ValueError, match="solo game has no second player"):
+        analyse(1, games_per_opening=2, reply_to="R0,-4+R1,-5")
+
+
+def test_team_analysis_counts_team_wins() -> None:
+    result = analyse(4, teams=True, games_per_opening=2, seed=1, workers=2)
+    assert len(result.table) == 436
+    assert result.rules == __import__("genial").Rules(4, teams=True)
+    assert int(result.table["wins"].sum()) <= int(result.table["games"].sum())
+
+
+def test_tournament_replies_may_touch_the_same_symbol() -> None:
+    """RULES §4.3: under tournament rules a reply may touch the opener's symbol or tile."""
+    rules = __import__("genial").Rules(2, tournament=True)
+    classes = opening_classes(rules, reply_to="R0,-4+R1,-5")
+    members = {m for c in classes for m in c.members}
+    assert Move.parse("R1,-4+R2,-5") in members  # touches the opener's tile and red symbol
+    assert Move.parse("B0,-3+B1,-3") in members  # touches only the opener's tile
+    base = {m for c in opening_classes(2, reply_to="R0,-4+R1,-5") for m in c.members}
+    assert Move.parse("R1,-4+R2,-5") not in base
+    assert base < members

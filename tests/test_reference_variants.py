@@ -205,21 +205,15 @@ def test_rules_3_5_travel_swap_draws_what_is_left_then_returns_the_old_tiles():
     assert ref.current_player == 1
 
 
-def test_rules_3_5_travel_swap_with_an_empty_bag_empties_the_rack():
-    """The swap draws min(6, 0) = 0 tiles and returns the old ones: the swapper then passes."""
+def test_rules_3_5_travel_no_swap_with_an_empty_bag():
+    """Decision: with the bag empty the swap is not offered (it could only throw the rack away):
+    the turn passes with nothing drawn."""
     ref = position([SWAP_RACK, [(G, Y)] * 3], tiles="travel", scores={0: [3, 3, 5, 5, 5, 5]})
     ref.bag = collections.Counter()
     ref.play(placement((0, 0), B, (1, 0), O), [])
-    assert ref.phase == "swap"
-    assert ref.draws_needed(SWAP) == 0
-    ref.play(SWAP, [])
-    assert ref.racks[0].total() == 0
-    assert ref.bag == collections.Counter(SWAP_RACK[1:])
+    assert ref.phase == "place"
+    assert ref.racks[0] == collections.Counter(SWAP_RACK[1:])
     assert ref.current_player == 1
-    move = quiet_spot(ref, G, Y)
-    assert ref.draws_needed(move) == 4  # player 1 refills from the returned tiles
-    ref.play(move, SWAP_RACK[1:5])
-    assert ref.current_player == 1  # player 0 passes
 
 
 def test_rules_3_5_no_swap_offered_on_an_empty_rack():

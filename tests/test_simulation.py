@@ -307,3 +307,71 @@ def test_bad_openings(openings: list[object], message: str) -> None:
         simulate(10, 2, openings=openings)  # type: ignore[arg-type]
     with pytest.raises(GenialError, match="cannot be combined"):
         simulate(10, 2, openings=["R0,-4+R1,-5"], start=Game(2, seed=1))
+
+
+VARIANTS = ["1", "1v", "2v", "2T", "2Tv", "4t"]
+
+
+@pytest.mark.parametrize("token", VARIANTS)
+@pytest.mark.parametrize("policy", ["random", "greedy"])
+def test_variant_records_replay_through_game(token: str, policy: str) -> None:
+    """RULES §4, §2.2: the batch engine plays every variant by the rules of Game."""
+    rules = genial.Rules.parse(token)
+    runs = simulate(30, rules=rules, policy=policy, seed=7, records=True)
+    assert runs.game_rules == rules
+    assert runs.records is not None
+    for i, record in enumerate(runs.records):
+        game = Game.from_record(record)
+        assert game.rules == rules
+        assert game.is_over
+        assert game.scores.tolist() == runs.scores[i].tolist()
+        assert game.ranks().tolist() == runs.ranks[i].tolist()
+        assert game.winner() == (None if runs.winner[i] == -1 else runs.winner[i])
+    assert runs.replay(11).scores.tolist() == runs.scores[11].tolist()
+    assert (runs.scores <= rules.cap).all()
+
+
+def test_solo_reports_its_distribution() -> None:
+    """RULES §4.1: the result of a solo game is its lowest counter; summary() gives its
+    distribution (every game is 'won')."""
+    runs = simulate(2000, 1, policy="greedy", seed=1)
+    summary = runs.summary()
+    assert summary.labels == ("seat 0",)
+    assert summary.lowest_counts.shape == (1, 37)
+    assert summary.lowest_counts.sum() == 2000
+    assert summary.mean_lowest[0] == pytest.approx(runs.lowest[:, 0].mean())
+    assert (runs.winner == 0).all()
+    assert (runs.swaps == 0).all() and (runs.bonus == 0).all()
+    assert "result = lowest counter" in str(summary)
+    greedy, random = summary.mean_lowest[0], simulate(2000, 1, seed=1).summary().mean_lowest[0]
+    assert greedy > random + 5  # the greedy policy works for solo
+
+
+def test_teams_summary_and_winner() -> None:
+    """RULES §4.2: partners share counters and ranks; winner holds the winning team."""
+    runs = simulate(1500, 4, teams=True, policy="greedy", seed=2)
+    assert np.array_equal(runs.scores[:, 0], runs.scores[:, 2])
+    assert np.array_equal(runs.ranks[:, 1], runs.ranks[:, 3])
+    assert set(np.unique(runs.winner)) <= {-1, 0, 1}
+    team0 = (runs.ranks[:, 0] == 0) & (runs.ranks[:, 1] != 0)
+    assert np.array_equal(team0, runs.winner == 0)
+    summary = runs.summary()
+    assert summary.labels == ("team 0 (seats 0+2)", "team 1 (seats 1+3)")
+    assert summary.wins.sum() + summary.shared_first == 1500
+    assert (runs.scores.max(axis=(1, 2)) > 18).any()  # double-length counters
+
+
+def test_variant_keywords_and_errors() -> None:
+    with pytest.raises(ValueError, match="4 players"):
+        simulate(5, 2, teams=True)
+    with pytest.raises(ValueError, match="2-player game"):
+        simulate(5, 3, tournament=True)
+    with pytest.raises(ValueError, match="travel set"):
+        simulate(5, 4, tiles="travel")
+    with pytest.raises(ValueError, match="either rules="):
+        simulate(5, 3, rules=genial.Rules(2))
+    with pytest.raises(ValueError, match="position of"):
+        simulate(5, rules=genial.Rules(2, tournament=True), start=Game(2, seed=1))
+    a = simulate(200, 2, tournament=True, tiles="travel", seed=3)
+    b = simulate(200, rules=genial.Rules.parse("2Tv"), seed=3)
+    assert np.array_equal(a.scores, b.scores)

@@ -487,14 +487,15 @@ cdef inline bint is_first_placement(State *st) noexcept nogil:
 
 
 cdef bint swap_allowed(State *st) noexcept nogil:
-    """RULES §3.5: no rack tile shows any of the lowest colours (ties included); rack non-empty."""
+    """RULES §3.5: no rack tile shows any of the lowest colours (ties included); the rack and
+    the bag are non-empty (decision: with an empty bag the swap would only throw the rack away)."""
     cdef int p = st.current
     cdef int k = st.counter_of[p]
     cdef int c, i, low
     cdef uint8_t mask = 0
     cdef const uint8_t *s = st.score[k]
-    if st.rack_n[p] == 0 or not st.swap_rule:
-        return False
+    if st.rack_n[p] == 0 or st.bag_n == 0 or not st.swap_rule:
+        return False                       # nothing to swap, or nothing to draw
     low = s[0]
     for c in range(1, NCOL):
         low = s[c] if s[c] < low else low

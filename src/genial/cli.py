@@ -14,6 +14,7 @@ import sys
 from collections.abc import Sequence
 
 from .game import Game
+from .rules import Rules
 
 POLICIES = ("random", "greedy")
 
@@ -27,7 +28,7 @@ def _play(args: argparse.Namespace) -> int:
             f"genial play: give one --policy, or one per player ({args.players}), "
             f"not {len(policies)}"
         )
-    game = Game(players=args.players, seed=args.seed)
+    game = Game(rules=_rules(args), seed=args.seed)
     while not game.is_over:
         player, turn = game.current_player, game.turn
         move = game.choose(policies[player])
@@ -52,7 +53,7 @@ def _simulate(args: argparse.Namespace) -> int:
         policy = policy[0]
     runs = simulate(
         args.games,
-        args.players,
+        rules=_rules(args),
         policy=policy,
         seed=args.seed,
         workers=args.workers,
@@ -73,7 +74,7 @@ def _openings(args: argparse.Namespace) -> int:
     if len(policy) == 1:
         policy = policy[0]
     result = analyse(
-        args.players,
+        rules=_rules(args),
         games_per_opening=args.games_per_opening,
         policy=policy,
         seed=args.seed,
@@ -95,6 +96,21 @@ def _openings(args: argparse.Namespace) -> int:
     return 0
 
 
+def _add_rules(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--players", type=int, choices=(1, 2, 3, 4), default=2, help="1 plays the solo game"
+    )
+    parser.add_argument("--teams", action="store_true", help="4 players in two teams")
+    parser.add_argument("--tournament", action="store_true", help="tournament rules (2 players)")
+    parser.add_argument(
+        "--tiles", choices=("standard", "travel"), default="standard", help="tile set"
+    )
+
+
+def _rules(args: argparse.Namespace) -> Rules:
+    return Rules(args.players, teams=args.teams, tournament=args.tournament, tiles=args.tiles)
+
+
 def _policy_name(text: str) -> str:
     base = text.partition(":")[0]
     if base not in ("random", "greedy", "epsilon-greedy"):
@@ -110,7 +126,7 @@ def build_parser() -> argparse.ArgumentParser:
     )
     sub = parser.add_subparsers(dest="command", required=True)
     play = sub.add_parser("play", help="play and print one game between built-in policies")
-    play.add_argument("--players", type=int, choices=(2, 3, 4), default=2)
+    _add_rules(play)
     play.add_argument("--seed", type=int, default=None, help="numpy seed (default: fresh entropy)")
     play.add_argument(
         "--policy",
@@ -125,7 +141,7 @@ def build_parser() -> argparse.ArgumentParser:
     sim = sub.add_parser(
         "simulate", help="play many games in the compiled kernel and summarise them"
     )
-    sim.add_argument("--players", type=int, choices=(2, 3, 4), default=2)
+    _add_rules(sim)
     sim.add_argument("--games", type=int, default=100_000, help="games to play (default 100000)")
     sim.add_argument(
         "--policy",
@@ -144,7 +160,7 @@ def build_parser() -> argparse.ArgumentParser:
     op = sub.add_parser(
         "openings", help="win rates of every class of first placements, with intervals"
     )
-    op.add_argument("--players", type=int, choices=(2, 3, 4), default=2)
+    _add_rules(op)
     op.add_argument("--games-per-opening", type=int, default=1000, metavar="N")
     op.add_argument(
         "--policy",

@@ -10,8 +10,12 @@ with 95% intervals and a Holm-corrected test against the average.
 >>> classes = opening_classes(players=2)
 >>> len(classes), sum(c.size for c in classes)
 (164, 1944)
->>> print(classes[0].representative, classes[0].description)
-R1,-5+R2,-5 symbol-colour half touching the symbol on the symbols' ring, symbol-colour half further along the ring; scores 1
+>>> print(classes[0].representative)
+R1,-5+R2,-5
+>>> for part in classes[0].description.split(", "):
+...     print(part)
+symbol-colour half touching the symbol on the symbols' ring
+symbol-colour half further along the ring; scores 1
 """
 
 from __future__ import annotations
@@ -21,14 +25,15 @@ import os
 import time
 from collections.abc import Callable, Iterable, Sequence
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any, Literal
 
 import numpy as np
 import numpy.typing as npt
 
 from . import _core
-from .game import COLOUR_NAMES, SYMBOLS, Game, GenialError, Move, _check_players, distance
+from .game import COLOUR_NAMES, SYMBOLS, Game, GenialError, Move, distance
+from .rules import Rules
 from .simulation import (
     Playouts,
     _parse_policies,
@@ -54,7 +59,7 @@ __all__ = [
 ]
 
 Cell = tuple[int, int]
-_RADIUS = {2: 5, 3: 6, 4: 7}
+_RADIUS = {1: 5, 2: 5, 3: 6, 4: 7}
 _Z95 = 1.959963984540054
 
 
@@ -127,7 +132,7 @@ def _touched_symbol(move: Move) -> int:
         for q, r in move.cells:
             if max(abs(q - sq), abs(r - sr), abs(q - sq + r - sr)) == 1:
                 return c
-    raise AssertionError(f"{move} touches no symbol")  # pragma: no cover
+    return -1  # a tournament first placement may touch only a tile (RULES §4.3)
 
 
 def _cross(u: Cell, p: Cell) -> int:
@@ -144,6 +149,17 @@ def _describe(move: Move, players: int, points: int) -> dict[str, Any]:
     "near", or the other side, "far", or the opposite colour), and where each half lies."""
     assert move.cells is not None and move.colours is not None
     s = _touched_symbol(move)
+    if s < 0:
+        names = " and ".join(COLOUR_NAMES[c] for c in move.colours)
+        return {
+            "symbol": -1,
+            "symbol_halves": 0,
+            "others": "-",
+            "touching": 0,
+            "rim": sum(1 for c in move.cells if distance(c) == _RADIUS[players]),
+            "points": points,
+            "description": f"{names} halves touching only tiles, at {move}; scores {points}",
+        }
     sym = SYMBOLS[s]
     axis = (sym[0] // 5, sym[1] // 5)  # unit vector from the centre to the symbol
     cells, colours = move.cells, move.colours
@@ -241,21 +257,29 @@ def _first_placements(game: Game) -> list[Move]:
     return out
 
 
-def _empty_game(players: int) -> Game:
-    text = Game(players, seed=0).to_text().split()
+def _empty_game(rules: Rules | int) -> Game:
+    rules = rules if isinstance(rules, Rules) else Rules(rules)
+    players = rules.players
+    text = Game(rules=rules, seed=0).to_text().split()
     text[3] = "/".join(["RR"] * players)
     text[4] = "0" * 21
     return Game.from_text(" ".join(text))
 
 
-def opening_classes(players: int = 2, reply_to: Move | str | None = None) -> list[OpeningClass]:
+def opening_classes(
+    players: int | Rules = 2, reply_to: Move | str | None = None
+) -> list[OpeningClass]:
     """The classes of equivalent first placements of the first player, or, with ``reply_to``,
     of the second player's first placement after that opening (folded by the symmetries that
-    fix it). Sorted by representative action id."""
-    players = _check_players(players)
-    game = _empty_game(players)
+    fix it). ``players`` may be a ``genial.Rules`` for a variant. Sorted by representative
+    action id."""
+    rules = players if isinstance(players, Rules) else Rules.of(players)
+    players = rules.players
+    game = _empty_game(rules)
     group = symmetries()
     if reply_to is not None:
+        if players == 1:
+            raise GenialError("reply_to: the solo game has no second player")
         first = reply_to if isinstance(reply_to, Move) else Move.parse(reply_to)
         if first.kind != "place" or first not in set(_first_placements(game)):
             raise GenialError(
@@ -330,13 +354,16 @@ def _mean_interval(x: npt.NDArray[Any]) -> tuple[float, float, float]:
 
 
 def _class_stats(runs: Playouts, seat: int) -> dict[str, float]:
+    rules = runs.game_rules
     n = len(runs)
-    wins = int((runs.winner == seat).sum())
+    side = rules.team_of(seat)
+    wins = int((runs.winner == side).sum())
     shared = int(((runs.winner == -1) & (runs.ranks[:, seat] == 0)).sum())
     lo, hi = wilson_interval(wins, n)
     lowest = runs.scores.min(axis=2).astype(np.float64)
     mine = lowest[:, seat]
-    others = np.delete(lowest, seat, axis=1).max(axis=1)
+    opponents = [s for s in range(rules.players) if rules.team_of(s) != side]
+    others = lowest[:, opponents].max(axis=1) if opponents else np.zeros(n)
     low_mean, low_lo, low_hi = _mean_interval(mine)
     margin_mean, margin_lo, margin_hi = _mean_interval(mine - others)
     return {
@@ -349,6 +376,7 @@ def _class_stats(runs: Playouts, seat: int) -> dict[str, float]:
         "lowest": low_mean,
         "lowest_lo": low_lo,
         "lowest_hi": low_hi,
+        "lowest_sd": float(mine.std(ddof=1)) if n > 1 else math.nan,
         "margin": margin_mean,
         "margin_lo": margin_lo,
         "margin_hi": margin_hi,
@@ -368,7 +396,11 @@ class OpeningAnalysis:
     places shared, counted as no win), ``win_rate`` with ``win_rate_lo``/``win_rate_hi`` (95%
     Wilson), ``lowest`` (the opener's final lowest colour) and ``margin`` (that minus the best
     opponent's lowest colour), each with a 95% interval, ``p_value`` (two-sided z-test of the
-    win rate against the average of all classes), ``p_holm`` and ``differs`` (Holm, 5%).
+    metric against the average of all classes), ``p_holm`` and ``differs`` (Holm, 5%).
+
+    ``metric`` is ``"win_rate"``, or ``"lowest"`` in the solo game (the result of a solo game
+    is its lowest counter); ``average`` is the metric over all games. In the team game a win is
+    the opener's team's.
     """
 
     players: int
@@ -382,6 +414,8 @@ class OpeningAnalysis:
     average: float  # the opener's win rate over every game
     average_lo: float
     average_hi: float
+    rules: Rules = field(default_factory=Rules)
+    metric: str = "win_rate"
     seconds: float | None = None
 
     def to_parquet(self, path: str | os.PathLike[str]) -> None:
@@ -393,9 +427,9 @@ class OpeningAnalysis:
         self.table.to_csv(path, index=False)
 
     def cell_win_rates(self) -> dict[Cell, float]:
-        """Each cell's mean win rate over the openings (every member of every class) covering
-        it, for the heatmap."""
-        rates = dict(zip(self.table["class"], self.table["win_rate"], strict=True))
+        """Each cell's mean metric (win rate; the result in solo) over the openings (every
+        member of every class) covering it, for the heatmap."""
+        rates = dict(zip(self.table["class"], self.table[self.metric], strict=True))
         total: dict[Cell, float] = {}
         count: dict[Cell, int] = {}
         for cls in self.classes:
@@ -423,29 +457,46 @@ class OpeningAnalysis:
     def summary(self, rows: int = 5) -> str:
         """The best and worst classes as a text table."""
         t = self.table
-        lines = [
-            f"{self.players} players, policy {', '.join(self.policy)}, "
+        solo = self.metric == "lowest"
+        head = (
+            f"rules {self.rules}, policy {', '.join(sorted(set(self.policy)))}, "
             f"{int(t['games'].sum()):,} games over {len(t)} classes"
-            + (f", {self.games_per_opening:,} per class" if self.games_per_opening else "")
-            + f"; seat {self.seat} wins {self.average:.2%} "
-            f"[{self.average_lo:.2%}, {self.average_hi:.2%}] overall",
-            f"{'rank':>4}  {'example':<14} {'win rate':>8}  {'95% interval':<17} "
-            f"{'lowest':>6} {'margin':>6}  differs  description",
-        ]
-        picks = list(range(min(rows, len(t))))
-        if len(t) > 2 * rows:
-            picks += [-1, *range(len(t) - rows, len(t))]
+        )
+        if self.games_per_opening:
+            head += f", {self.games_per_opening:,} per class"
+        if self.reply_to:
+            head += f", replies to {self.reply_to}"
+        if solo:
+            head += (
+                f"; mean result {self.average:.2f} [{self.average_lo:.2f}, {self.average_hi:.2f}]"
+            )
+            columns = f"{'result':>8}  {'95% interval':<15}"
         else:
-            picks = list(range(len(t)))
+            head += (
+                f"; seat {self.seat} wins {self.average:.2%} "
+                f"[{self.average_lo:.2%}, {self.average_hi:.2%}] overall"
+            )
+            columns = f"{'win rate':>8}  {'95% interval':<17} {'lowest':>6} {'margin':>6}"
+        lines = [head, f"{'rank':>4}  {'example':<14} {columns}  differs  description"]
+        picks = list(range(len(t)))
+        if len(t) > 2 * rows:
+            picks = [*range(rows), -1, *range(len(t) - rows, len(t))]
         for i in picks:
             if i == -1:
                 lines.append("   ...")
                 continue
             row = t.iloc[i]
+            if solo:
+                values = (
+                    f"{row['lowest']:8.2f}  [{row['lowest_lo']:5.2f}, {row['lowest_hi']:5.2f}] "
+                )
+            else:
+                values = (
+                    f"{row['win_rate']:8.2%}  [{row['win_rate_lo']:6.2%}, "
+                    f"{row['win_rate_hi']:6.2%}] {row['lowest']:6.2f} {row['margin']:+6.2f}"
+                )
             lines.append(
-                f"{i + 1:>4}  {row['example']:<14} {row['win_rate']:8.2%}  "
-                f"[{row['win_rate_lo']:6.2%}, {row['win_rate_hi']:6.2%}] "
-                f"{row['lowest']:6.2f} {row['margin']:+6.2f}  "
+                f"{i + 1:>4}  {row['example']:<14} {values}  "
                 f"{'yes' if row['differs'] else 'no':<7}  {row['description']}"
             )
         if self.seconds:
@@ -459,8 +510,12 @@ class OpeningAnalysis:
 
 
 def _table(
-    classes: Sequence[OpeningClass], stats: Sequence[dict[str, float]], seat: int
+    classes: Sequence[OpeningClass],
+    stats: Sequence[dict[str, float]],
+    metric: str,
 ) -> tuple[pd.DataFrame, float, float, float]:
+    """The table, best first by ``metric`` ("win_rate", or "lowest" in the solo game), and the
+    average with its interval. Each class is tested against the average (two-sided z-test)."""
     try:
         import pandas as pd
     except ImportError:  # pragma: no cover - exercised only without pandas
@@ -473,7 +528,7 @@ def _table(
                 "example": str(cls.representative),
                 "size": cls.size,
                 "description": cls.description,
-                "symbol": COLOUR_NAMES[cls.symbol],
+                "symbol": COLOUR_NAMES[cls.symbol] if cls.symbol >= 0 else "none",
                 "symbol_halves": cls.symbol_halves,
                 "others": cls.others,
                 "touching": cls.touching,
@@ -484,18 +539,28 @@ def _table(
         )
     table = pd.DataFrame(rows)
     games = int(table["games"].sum()) if len(table) else 0
-    wins = int(table["wins"].sum()) if len(table) else 0
-    average = wins / games if games else math.nan
-    lo, hi = wilson_interval(wins, games)
+    n = table["games"].to_numpy(dtype=np.float64) if len(table) else np.zeros(0)
     with np.errstate(divide="ignore", invalid="ignore"):
-        n = table["games"].to_numpy(dtype=np.float64)
-        p = table["win_rate"].to_numpy(dtype=np.float64)
-        z = (p - average) / np.sqrt(average * (1 - average) / n)
+        if metric == "win_rate":
+            wins = int(table["wins"].sum()) if len(table) else 0
+            average = wins / games if games else math.nan
+            lo, hi = (float(v) for v in wilson_interval(wins, games))
+            p = table["win_rate"].to_numpy(dtype=np.float64)
+            z = (p - average) / np.sqrt(average * (1 - average) / n)
+        else:
+            average = float((table["lowest"] * table["games"]).sum() / games) if games else math.nan
+            # the pooled standard deviation of all games' results
+            within = (table["games"] * table["lowest_sd"].fillna(0) ** 2).sum()
+            between = (table["games"] * (table["lowest"] - average) ** 2).sum()
+            spread = math.sqrt((within + between) / games) if games else math.nan
+            half = _Z95 * spread / math.sqrt(games) if games else math.nan
+            lo, hi = average - half, average + half
+            z = (table["lowest"].to_numpy(dtype=np.float64) - average) / (spread / np.sqrt(n))
         p_value = np.array([math.erfc(abs(v) / math.sqrt(2)) if np.isfinite(v) else 1.0 for v in z])
     table["p_value"] = p_value
     table["p_holm"] = holm(p_value) if len(p_value) else p_value
     table["differs"] = table["p_holm"] < 0.05
-    table = table.sort_values(["win_rate", "class"], ascending=[False, True], kind="stable")
+    table = table.sort_values([metric, "class"], ascending=[False, True], kind="stable")
     return table.reset_index(drop=True), average, float(lo), float(hi)
 
 
@@ -512,6 +577,10 @@ def analyse(
     reply_to: Move | str | None = None,
     progress: bool = False,
     epsilon: float = 0.1,
+    teams: bool = False,
+    tournament: bool = False,
+    tiles: Literal["standard", "travel"] = "standard",
+    rules: Rules | None = None,
 ) -> OpeningAnalysis:
     """Play every class of openings ``games_per_opening`` times and tabulate the results.
 
@@ -525,7 +594,8 @@ def analyse(
     >>> len(result.table), int(result.table["games"].sum())
     (164, 3280)
     """
-    players = _check_players(players)
+    game_rules = Rules.of(players, teams=teams, tournament=tournament, tiles=tiles, rules=rules)
+    players = game_rules.players
     if isinstance(games_per_opening, bool) or not isinstance(games_per_opening, (int, np.integer)):
         raise GenialError(f"games_per_opening must be an int, got {games_per_opening!r}")
     if games_per_opening < 1:
@@ -536,7 +606,7 @@ def analyse(
     first = None
     if reply_to is not None:
         first = reply_to if isinstance(reply_to, Move) else Move.parse(reply_to)
-    classes = opening_classes(players, first)
+    classes = opening_classes(game_rules, first)
     seat = 0 if first is None else 1
     bar = _progress_bar(games_per_opening * len(classes), progress)
 
@@ -547,7 +617,7 @@ def analyse(
         openings = [cls.representative] if first is None else [first, cls.representative]
         runs = simulate(
             int(games_per_opening),
-            players,
+            rules=game_rules,
             policy=names,
             seed=child,
             openings=openings,
@@ -560,7 +630,8 @@ def analyse(
     began = time.perf_counter()
     stats = _map(run, classes, n_workers)
     seconds = time.perf_counter() - began
-    table, average, lo, hi = _table(classes, stats, seat)
+    metric = "lowest" if players == 1 else "win_rate"
+    table, average, lo, hi = _table(classes, stats, metric)
     return OpeningAnalysis(
         players=players,
         seat=seat,
@@ -573,6 +644,8 @@ def analyse(
         average=average,
         average_lo=lo,
         average_hi=hi,
+        rules=game_rules,
+        metric=metric,
         seconds=seconds,
     )
 
@@ -599,14 +672,18 @@ def observe(runs: Playouts, seat: int = 0) -> OpeningAnalysis:
         raise GenialError(f"seat {seat} is not a seat of these {runs.players}-player games")
     if runs.openings[:seat]:
         raise GenialError("observe: the earlier seats' openings were forced; use analyse()")
-    classes = opening_classes(runs.players) if seat == 0 else None
-    if classes is None:
+    if seat != 0:
         raise GenialError("observe: only the first player's openings (seat 0) are classified")
+    if runs.start is not None:
+        raise GenialError("observe: these games continued a position; they have no openings")
+    rules = runs.game_rules
+    classes = opening_classes(rules)
     class_of = {m.action: c.index for c in classes for m in c.members}
     labels = np.array([class_of.get(int(a), -1) for a in runs.opening[:, seat]])
     stats = [_class_stats(runs[labels == c.index], seat) for c in classes]
     keep = [i for i, st in enumerate(stats) if st["games"] > 0]
-    table, average, lo, hi = _table([classes[i] for i in keep], [stats[i] for i in keep], seat)
+    metric = "lowest" if rules.players == 1 else "win_rate"
+    table, average, lo, hi = _table([classes[i] for i in keep], [stats[i] for i in keep], metric)
     return OpeningAnalysis(
         players=runs.players,
         seat=seat,
@@ -619,6 +696,8 @@ def observe(runs: Playouts, seat: int = 0) -> OpeningAnalysis:
         average=average,
         average_lo=lo,
         average_hi=hi,
+        rules=rules,
+        metric=metric,
     )
 
 

@@ -90,7 +90,7 @@ def board_heatmap(
 
     from .game import COLOURS, SYMBOLS, _area
 
-    radius = {2: 5, 3: 6, 4: 7}[players]
+    radius = {1: 5, 2: 5, 3: 6, 4: 7}[players]
     finite = [v for v in values.values() if not math.isnan(v)]
     lo = vmin if vmin is not None else (min(finite) if finite else 0.0)
     hi = vmax if vmax is not None else (max(finite) if finite else 1.0)
@@ -144,12 +144,14 @@ def opening_figure(analysis: Any, *, top: int = 12) -> Any:
     table = analysis.table
     figure = Figure(figsize=(13, 6.2))
     left, right = figure.subplots(1, 2, gridspec_kw={"width_ratios": [1.0, 1.25]})
-    mapping = board_heatmap(left, analysis.cell_win_rates(), analysis.players)
-    figure.colorbar(mapping, ax=left, shrink=0.7, label=f"seat {analysis.seat} win rate")
+    metric = analysis.metric
+    what = f"seat {analysis.seat} win rate" if metric == "win_rate" else "result (lowest counter)"
+    mapping = board_heatmap(left, analysis.cell_win_rates(), analysis.players, label=what)
+    figure.colorbar(mapping, ax=left, shrink=0.7, label=what)
     policy = ", ".join(sorted(set(analysis.policy)))
     left.set_title(
-        f"Win rate of the openings covering each cell\n{analysis.players} players, {policy}, "
-        f"{int(table['games'].sum()):,} games"
+        f"{what.capitalize()} of the openings covering each cell\n"
+        f"rules {analysis.rules}, {policy}, {int(table['games'].sum()):,} games"
     )
     n = min(top, len(table) // 2) if len(table) > 2 * top else len(table)
     rows = (
@@ -158,8 +160,8 @@ def opening_figure(analysis: Any, *, top: int = 12) -> Any:
         else table.iloc[list(range(n)) + list(range(len(table) - n, len(table)))]
     )
     y = list(range(len(rows)))[::-1]
-    rate = rows["win_rate"].to_numpy()
-    err = [rate - rows["win_rate_lo"].to_numpy(), rows["win_rate_hi"].to_numpy() - rate]
+    rate = rows[metric].to_numpy()
+    err = [rate - rows[f"{metric}_lo"].to_numpy(), rows[f"{metric}_hi"].to_numpy() - rate]
     colours = ["#2ca02c" if i < n else "#d62728" for i in range(len(rows))]
     right.errorbar(rate, y, xerr=err, fmt="none", ecolor="#777777", capsize=2)
     right.scatter(rate, y, c=colours, zorder=3, s=18)
@@ -168,13 +170,17 @@ def opening_figure(analysis: Any, *, top: int = 12) -> Any:
         color="black",
         linestyle="--",
         linewidth=1,
-        label=f"average {analysis.average:.1%}",
+        label=(
+            f"average {analysis.average:.1%}"
+            if metric == "win_rate"
+            else f"average {analysis.average:.2f}"
+        ),
     )
     right.set_yticks(y)
     right.set_yticklabels(
         [f"{e}  (n={g:,})" for e, g in zip(rows["example"], rows["games"], strict=True)], fontsize=7
     )
-    right.set_xlabel(f"seat {analysis.seat} win rate, 95% Wilson interval")
+    right.set_xlabel(f"{what}, 95% " + ("Wilson interval" if metric == "win_rate" else "interval"))
     right.set_title(f"Best and worst {n} of {len(table)} opening classes")
     right.legend(loc="lower right", fontsize=8)
     right.grid(axis="x", alpha=0.3)

@@ -133,12 +133,14 @@ def wilson_interval(
 
 @dataclass(frozen=True)
 class Summary:
-    """Per-seat statistics of a batch (``Playouts.summary()``); ``str()`` prints a table."""
+    """Statistics of a batch (``Playouts.summary()``), one entry per seat (per team in the team
+    game: ``labels`` names them); ``str()`` prints a table."""
 
     games: int
     players: int
     policies: tuple[str, ...]
-    wins: npt.NDArray[np.int64]  # outright first places per seat
+    labels: tuple[str, ...]  # "seat 0", ... or "team 0 (seats 0+2)", ...
+    wins: npt.NDArray[np.int64]  # outright first places
     shared_first: int  # games whose first place is shared
     win_rate: npt.NDArray[np.float64]
     win_rate_lo: npt.NDArray[np.float64]
@@ -151,26 +153,42 @@ class Summary:
     mean_turns: float
     mean_bonus: npt.NDArray[np.float64]
     mean_swaps: npt.NDArray[np.float64]
+    lowest_counts: npt.NDArray[np.int64]  # (entries, cap + 1): games by final lowest counter
+    rules: str = "2"
     seconds: float | None = None
 
     def __str__(self) -> str:
-        head = (
-            f"{self.games:,} games, {self.players} players, policies "
-            f"{', '.join(self.policies)}; first place shared in {self.shared_first:,} "
-            f"({self.shared_first / max(self.games, 1):.1%})"
-        )
-        rows = [
-            head,
-            "seat  policy            win rate  95% interval      lowest colour (mean, sd, median)"
-            "  bonus  swaps",
-        ]
-        for s in range(self.players):
+        solo = self.players == 1
+        head = f"{self.games:,} games, rules {self.rules}, policies {', '.join(self.policies)}"
+        if not solo:
+            head += (
+                f"; first place shared in {self.shared_first:,} "
+                f"({self.shared_first / max(self.games, 1):.1%})"
+            )
+        rows = [head]
+        if solo:
             rows.append(
-                f"{s:>4}  {self.policies[s]:<16}  {self.win_rate[s]:7.2%}  "
+                "        policy            result = lowest counter: mean    sd"
+                "   5%  25%  50%  75%  95%"
+            )
+        else:
+            rows.append(
+                "                  policy            win rate  95% interval      "
+                "lowest colour: mean    sd  median  bonus  swaps"
+            )
+        for s, label in enumerate(self.labels):
+            q = self.lowest_quantiles[s]
+            if solo:
+                rows.append(
+                    f"{label:<7} {self.policies[s]:<16}  {' ' * 24}{self.mean_lowest[s]:6.2f} "
+                    f"{self.std_lowest[s]:5.2f} " + " ".join(f"{v:4.0f}" for v in q)
+                )
+                continue
+            rows.append(
+                f"{label:<17} {self.policies[s]:<16}  {self.win_rate[s]:7.2%}  "
                 f"[{self.win_rate_lo[s]:6.2%}, {self.win_rate_hi[s]:6.2%}]  "
-                f"{self.mean_lowest[s]:6.2f} {self.std_lowest[s]:5.2f} "
-                f"{self.lowest_quantiles[s, 2]:5.1f}                   "
-                f"{self.mean_bonus[s]:5.2f}  {self.mean_swaps[s]:5.2f}"
+                f"{' ' * 13}{self.mean_lowest[s]:6.2f} {self.std_lowest[s]:5.2f} "
+                f"{q[2]:7.1f}  {self.mean_bonus[s]:5.2f}  {self.mean_swaps[s]:5.2f}"
             )
         tail = f"placements per game {self.mean_placements:.1f}, turns {self.mean_turns:.1f}"
         if self.seconds:
@@ -259,15 +277,25 @@ class Playouts:
         A win is an outright first place; games whose first place is shared count as
         wins for no seat (``shared_first`` counts them).
         """
-        n, p = len(self), self.players
+        rules = self.game_rules
+        n, p = len(self), rules.counter_sets
         wins = np.array([(self.winner == s).sum() for s in range(p)], dtype=np.int64)
         lo, hi = wilson_interval(wins, n)
-        lowest = self.lowest.astype(np.float64)
+        lowest = self.lowest[:, :p].astype(np.float64)
         empty = n == 0
+        if rules.teams:
+            labels = tuple(f"team {t} (seats {t}+{t + 2})" for t in range(p))
+        else:
+            labels = tuple(f"seat {s}" for s in range(p))
         return Summary(
             games=n,
-            players=p,
-            policies=self.policies,
+            players=self.players,
+            policies=self.policies[:p]
+            if not rules.teams
+            else tuple(
+                "+".join(sorted({self.policies[t], self.policies[t + 2]})) for t in range(p)
+            ),
+            labels=labels,
             wins=wins,
             shared_first=int((self.winner == -1).sum()),
             win_rate=wins / n if n else np.full(p, np.nan),
@@ -280,13 +308,26 @@ class Playouts:
                 if not empty
                 else np.full((p, 5), np.nan)
             ),
-            mean_scores=(self.scores.mean(axis=0) if not empty else np.full((p, 6), np.nan)),
+            mean_scores=(self.scores[:, :p].mean(axis=0) if not empty else np.full((p, 6), np.nan)),
             mean_placements=float(self.placements.mean()) if not empty else math.nan,
             mean_turns=float(self.turns.mean()) if not empty else math.nan,
-            mean_bonus=self.bonus.mean(axis=0) if not empty else np.full(p, np.nan),
-            mean_swaps=self.swaps.mean(axis=0) if not empty else np.full(p, np.nan),
+            mean_bonus=self._per_entry(self.bonus, rules) if not empty else np.full(p, np.nan),
+            mean_swaps=self._per_entry(self.swaps, rules) if not empty else np.full(p, np.nan),
+            lowest_counts=np.array(
+                [np.bincount(self.lowest[:, s], minlength=rules.cap + 1) for s in range(p)],
+                dtype=np.int64,
+            ).reshape(p, rules.cap + 1),
+            rules=str(rules),
             seconds=self.seconds,
         )
+
+    @staticmethod
+    def _per_entry(values: npt.NDArray[np.int16], rules: Rules) -> npt.NDArray[np.float64]:
+        """Mean per game of a per-seat count, per seat or per team (partners added)."""
+        mean = values.mean(axis=0)
+        if rules.teams:
+            return np.array([mean[0] + mean[2], mean[1] + mean[3]])
+        return np.asarray(mean, dtype=np.float64)
 
     def to_pandas(self) -> pd.DataFrame:
         """One tidy row per game and seat (needs pandas: ``pip install genial[pandas]``).
