@@ -705,15 +705,15 @@ cdef void ranks(State *st, int16_t *out) noexcept nogil:
 cdef int choose_random(State *st, bitgen_t *rng) noexcept nogil:
     """A uniformly random rack tile on a uniformly random legal pair of cells, random way round;
     the swap decision on a fair coin."""
-    cdef int p = st.current, t, e, i, k, n, lo, hi
+    cdef int p = st.current, t, e, i, k, n, lo, hi, pick
     cdef int16_t cand[NEDGE]
     cdef uint8_t used
     if st.phase == PH_SWAP:
         return ACT_SWAP if rand_below(rng, 2) else ACT_KEEP
     if st.rack_n[p] == 0 or st.n_free == 0:
         return -1
-    i = rand_below(rng, 2 * st.rack_n[p])   # one draw: the rack slot and the way round
-    t = st.rack[p][i >> 1]
+    pick = rand_below(rng, 2 * st.rack_n[p])   # one draw: the rack slot and the way round
+    t = st.rack[p][pick >> 1]
     if is_first_placement(st):
         used = used_symbols(st)
         n = 0
@@ -726,19 +726,28 @@ cdef int choose_random(State *st, bitgen_t *rng) noexcept nogil:
                             cand[n] = e
                             n += 1
         else:
-            for i in range(N_AREA_EDGES[st.radius]):
-                e = AREA_EDGES[st.radius][i]
-                if is_free(st, e) and first_round_ok(st, e, used):
-                    cand[n] = e
-                    n += 1
+            # rejection: a uniform free edge until one is allowed (uniform over the allowed
+            # ones); after a few misses, the exact list (still uniform overall)
+            for i in range(16):
+                e = nth_free(st, rand_below(rng, st.n_free))
+                if first_round_ok(st, e, used):
+                    n = -1
+                    break
+            if n == 0:
+                for i in range(N_AREA_EDGES[st.radius]):
+                    e = AREA_EDGES[st.radius][i]
+                    if is_free(st, e) and first_round_ok(st, e, used):
+                        cand[n] = e
+                        n += 1
         if n == 0:
             return -1
-        e = cand[rand_below(rng, n)]
+        if n > 0:
+            e = cand[rand_below(rng, n)]
     else:
         e = nth_free(st, rand_below(rng, st.n_free))
     lo = TILE_LO[t]
     hi = TILE_HI[t]
-    if i & 1:
+    if pick & 1:
         lo, hi = hi, lo
     return e * 36 + lo * 6 + hi
 

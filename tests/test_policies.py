@@ -1,0 +1,95 @@
+"""The kernel's playout policies (genial.simulate's docs): what they choose and how uniformly."""
+
+from __future__ import annotations
+
+from collections import Counter
+
+import numpy as np
+import pytest
+
+from genial import Game, Move
+
+
+def chi_square_ok(counts: list[int], expected: list[float]) -> bool:
+    """A chi-square goodness-of-fit test at the 1e-4 level (normal approximation)."""
+    stat = sum((c - e) ** 2 / e for c, e in zip(counts, expected, strict=True))
+    dof = len(counts) - 1
+    return stat < dof + 5.0 * (2 * dof) ** 0.5 + 10  # about 4 standard deviations
+
+
+def sample(game: Game, policy: str, n: int) -> Counter[Move]:
+    return Counter(game.choose(policy) for _ in range(n))
+
+
+@pytest.mark.parametrize("tournament", [False, True])
+def test_random_first_placement_is_uniform(tournament: bool) -> None:
+    """A uniformly random rack slot, a uniformly random allowed pair of cells (RULES §3.2, or
+    §4.3 under tournament rules: touching a symbol or the first tile), a random way round."""
+    game = Game(2, seed=4, tournament=tournament)
+    game.play(game.choose("greedy"))
+    if game.phase == "swap":
+        game.play("keep")
+    legal = game.legal_moves()
+    pairs = sorted({m.cells for m in legal if m.cells is not None})
+    picks = sample(game, "random", 30_000)
+    assert set(picks) <= set(legal)
+    by_pair = Counter(m.cells for m in picks.elements())
+    assert chi_square_ok([by_pair[p] for p in pairs], [30_000 / len(pairs)] * len(pairs))
+    rack = Counter(game.rack(game.current_player))
+    by_tile = Counter(m.tile for m in picks.elements())
+    assert chi_square_ok([by_tile[t] for t in rack], [30_000 * k / 6 for k in rack.values()])
+    ways = Counter(
+        m.colours[0] < m.colours[1] for m in picks.elements() if len(set(m.colours)) == 2
+    )  # type: ignore[arg-type]
+    assert chi_square_ok([ways[True], ways[False]], [ways.total() / 2] * 2)
+
+
+def test_random_midgame_pairs_are_uniform() -> None:
+    game = Game(3, seed=8)
+    for _ in range(20):
+        game.play(game.choose("random"))
+    while game.phase == "swap":
+        game.play("keep")
+    pairs = sorted({m.cells for m in game.legal_moves() if m.cells is not None})
+    assert len(pairs) == game.free_pairs
+    picks = sample(game, "random", 40_000)
+    by_pair = Counter(m.cells for m in picks.elements())
+    assert chi_square_ok([by_pair[p] for p in pairs], [40_000 / len(pairs)] * len(pairs))
+
+
+def test_random_swap_decision_is_a_fair_coin() -> None:
+    for seed in range(100):
+        game = Game(2, seed=seed)
+        while not game.is_over and game.phase != "swap":
+            game.play(game.choose("random"))
+        if game.phase == "swap":
+            break
+    picks = sample(game, "random", 4000)
+    assert set(picks) == {Move.swap(), Move.keep()}
+    assert chi_square_ok([picks[Move.swap()], picks[Move.keep()]], [2000.0, 2000.0])
+    assert sample(game, "greedy", 50) == Counter({Move.swap(): 50})  # greedy always swaps
+
+
+def objective(game: Game, move: Move) -> int:
+    """sum over colours of -(18 - s)^2 after the move, for the current player (RULES §3.3)."""
+    scores = game.scores[game.current_player].astype(int).copy()
+    assert move.colours is not None
+    for colour, points in zip(move.colours, game.gains(move), strict=True):
+        scores[colour] += points
+    return int(-((18 - np.minimum(scores, 18)) ** 2).sum())
+
+
+@pytest.mark.parametrize("seed", [1, 2, 3])
+def test_greedy_maximises_the_objective_with_uniform_ties(seed: int) -> None:
+    game = Game(2, seed=seed)
+    for _ in range(12):
+        game.play(game.choose("random"))
+    while game.phase == "swap":
+        game.play("keep")
+    values = {m: objective(game, m) for m in game.legal_moves()}
+    best = max(values.values())
+    argmax = {m for m, v in values.items() if v == best}
+    picks = sample(game, "greedy", 3000)
+    assert set(picks) <= argmax
+    if len(argmax) > 1:
+        assert chi_square_ok([picks[m] for m in argmax], [3000 / len(argmax)] * len(argmax))
