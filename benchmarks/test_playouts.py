@@ -11,7 +11,7 @@ import os
 
 import pytest
 
-from genial import simulate
+from genial import Rules, simulate
 
 GAMES = {"random": 200_000, "greedy": 10_000, "epsilon-greedy": 10_000}
 
@@ -53,3 +53,29 @@ def test_epsilon_greedy(benchmark) -> None:  # type: ignore[no-untyped-def]
 @pytest.mark.parametrize("policy", ["random", "greedy"])
 def test_all_cores(benchmark, players: int, policy: str) -> None:  # type: ignore[no-untyped-def]
     _run(benchmark, players, policy, workers=-1)
+
+
+@pytest.mark.parametrize("token", ["1", "1v", "2T", "2v", "2Tv", "4t"])
+@pytest.mark.parametrize("policy", ["random", "greedy"])
+def test_variants_one_core(benchmark, token: str, policy: str) -> None:  # type: ignore[no-untyped-def]
+    rules = Rules.parse(token)
+    n = GAMES[policy] // (2 if rules.players == 4 else 1)
+    runs = benchmark.pedantic(
+        simulate,
+        args=(n,),
+        kwargs={"policy": policy, "seed": 1, "workers": 1, "rules": rules},
+        rounds=3,
+        iterations=1,
+        warmup_rounds=1,
+    )
+    seconds = benchmark.stats.stats.min
+    moves = int(runs.placements.sum()) + int(runs.swaps.sum())
+    benchmark.extra_info.update(
+        players=token,
+        policy=policy,
+        workers=1,
+        games=n,
+        seed=1,
+        games_per_s=round(n / seconds),
+        moves_per_s=round(moves / seconds),
+    )
