@@ -755,11 +755,10 @@ cdef int choose_random(State *st, bitgen_t *rng) noexcept nogil:
 cdef inline int gain_value(int s, int g, int cross, int cap) noexcept nogil:
     """Increase of -(cap - s)^2 when ``g`` points are added to a counter at ``s`` (the points
     lost at the crossing and the cap, as in ``add_points``, do not count)."""
+    cdef int limit = cross if s < cross else cap
     cdef int t = s + g
-    if s < cross and t > cross:
-        t = cross
-    elif t > cap:
-        t = cap
+    if t > limit:
+        t = limit
     return (cap - s) * (cap - s) - (cap - t) * (cap - t)
 
 
