@@ -5,26 +5,14 @@ test_rules_turns.py, error handling in test_rules_errors.py.  Every expected num
 by hand from /work/shared/RULES.md; the derivation is in a comment next to it.
 """
 
-import importlib.util
-import sys
-from pathlib import Path
 
 import pytest
 
 import genial
 
+from . import test_rules_helpers as helpers
 
-def _load_helpers():
-    name = "test_rules_helpers"
-    if name not in sys.modules:
-        spec = importlib.util.spec_from_file_location(name, Path(__file__).with_name(name + ".py"))
-        module = importlib.util.module_from_spec(spec)
-        sys.modules[name] = module
-        spec.loader.exec_module(module)
-    return sys.modules[name]
-
-
-h = _load_helpers()
+h = helpers
 R, G, B, O, Y, P = range(6)  # noqa: E741 (the colour letters of RULES §1.4)
 
 

@@ -3,26 +3,14 @@ game is unchanged afterwards (to_text() identical).  RULES §1.3, §1.4, §3.2 a
 the spec (moves, position text, record)."""
 
 import copy
-import importlib.util
-import sys
-from pathlib import Path
 
 import pytest
 
 import genial
 
+from . import test_rules_helpers as helpers
 
-def _load_helpers():
-    name = "test_rules_helpers"
-    if name not in sys.modules:
-        spec = importlib.util.spec_from_file_location(name, Path(__file__).with_name(name + ".py"))
-        module = importlib.util.module_from_spec(spec)
-        sys.modules[name] = module
-        spec.loader.exec_module(module)
-    return sys.modules[name]
-
-
-h = _load_helpers()
+h = helpers
 R, G, B, O, Y, P = range(6)  # noqa: E741 (the colour letters of RULES §1.4)
 
 

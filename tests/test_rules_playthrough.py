@@ -6,27 +6,15 @@ rules: the rays of §3.3 counted on game.board, the cap and bonus plays of §3.3
 condition of §3.5, the first-round rule of §3.2, the end of §3.6 and the 120 tiles of §2.1.
 """
 
-import importlib.util
 import random
-import sys
-from pathlib import Path
 
 import pytest
 
 import genial
 
+from . import test_rules_helpers as helpers
 
-def _load_helpers():
-    name = "test_rules_helpers"
-    if name not in sys.modules:
-        spec = importlib.util.spec_from_file_location(name, Path(__file__).with_name(name + ".py"))
-        module = importlib.util.module_from_spec(spec)
-        sys.modules[name] = module
-        spec.loader.exec_module(module)
-    return sys.modules[name]
-
-
-h = _load_helpers()
+h = helpers
 
 
 def _ray_points(board, players, cell, colour, partner):

@@ -6,28 +6,17 @@ row-major first half first, so game.gains() gives (that half, the other half); t
 half_points() keys the two numbers by cell to make the expectation explicit.
 """
 
-import importlib.util
 import json
 import os
-import sys
 from pathlib import Path
 
 import pytest
 
 import genial
 
+from . import test_rules_helpers as helpers
 
-def _load_helpers():
-    name = "test_rules_helpers"
-    if name not in sys.modules:
-        spec = importlib.util.spec_from_file_location(name, Path(__file__).with_name(name + ".py"))
-        module = importlib.util.module_from_spec(spec)
-        sys.modules[name] = module
-        spec.loader.exec_module(module)
-    return sys.modules[name]
-
-
-h = _load_helpers()
+h = helpers
 R, G, B, O, Y, P = range(6)  # noqa: E741 (the colour letters of RULES §1.4)
 
 

@@ -5,26 +5,14 @@ Colour indices R G B O Y P = 0..5; tiles (lo, hi).  Placements on an otherwise e
 the 2-player board score only what the docstring derives.
 """
 
-import importlib.util
-import sys
-from pathlib import Path
 
 import pytest
 
 import genial
 
+from . import test_rules_helpers as helpers
 
-def _load_helpers():
-    name = "test_rules_helpers"
-    if name not in sys.modules:
-        spec = importlib.util.spec_from_file_location(name, Path(__file__).with_name(name + ".py"))
-        module = importlib.util.module_from_spec(spec)
-        sys.modules[name] = module
-        spec.loader.exec_module(module)
-    return sys.modules[name]
-
-
-h = _load_helpers()
+h = helpers
 R, G, B, O, Y, P = range(6)  # noqa: E741 (the colour letters of RULES §1.4)
 RR, RG, RB, RO, RY, RP = (0, 0), (0, 1), (0, 2), (0, 3), (0, 4), (0, 5)
 GG, GO, OY, OP, YP, PP = (1, 1), (1, 3), (3, 4), (3, 5), (4, 5), (5, 5)

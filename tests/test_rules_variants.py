@@ -7,27 +7,15 @@ it.  Placements on an otherwise empty region of the board score only what is der
 stops at the first empty cell (RULES §3.3), and the printed symbols are 5 from the centre.
 """
 
-import importlib.util
 import json
-import sys
-from pathlib import Path
 
 import pytest
 
 import genial
 
+from . import test_rules_helpers as helpers
 
-def _load_helpers():
-    name = "test_rules_helpers"
-    if name not in sys.modules:
-        spec = importlib.util.spec_from_file_location(name, Path(__file__).with_name(name + ".py"))
-        module = importlib.util.module_from_spec(spec)
-        sys.modules[name] = module
-        spec.loader.exec_module(module)
-    return sys.modules[name]
-
-
-h = _load_helpers()
+h = helpers
 R, G, B, O, Y, P = range(6)  # noqa: E741 (the colour letters of RULES §1.4)
 RR, RO, GG, BB = (0, 0), (0, 3), (1, 1), (2, 2)
 OY, OP, YY, YP, PP = (3, 4), (3, 5), (4, 4), (4, 5), (5, 5)

@@ -48,13 +48,10 @@ def _play(args: argparse.Namespace) -> int:
 def _simulate(args: argparse.Namespace) -> int:
     from .simulation import simulate
 
-    policy: str | list[str] = args.policy or ["random"]
-    if len(policy) == 1:
-        policy = policy[0]
     runs = simulate(
         args.games,
         rules=_rules(args),
-        policy=policy,
+        policy=_policy(args, "random"),
         seed=args.seed,
         workers=args.workers,
         progress=not args.no_progress,
@@ -70,13 +67,10 @@ def _simulate(args: argparse.Namespace) -> int:
 def _openings(args: argparse.Namespace) -> int:
     from .openings import analyse
 
-    policy: str | list[str] = args.policy or ["greedy"]
-    if len(policy) == 1:
-        policy = policy[0]
     result = analyse(
         rules=_rules(args),
         games_per_opening=args.games_per_opening,
-        policy=policy,
+        policy=_policy(args, "greedy"),
         seed=args.seed,
         workers=args.workers,
         reply_to=args.reply_to,
@@ -94,6 +88,12 @@ def _openings(args: argparse.Namespace) -> int:
         result.plot(args.plot)
         print(f"plot written to {args.plot}")
     return 0
+
+
+def _policy(args: argparse.Namespace, default: str) -> str | list[str]:
+    """One policy for every seat, or the list given once per seat."""
+    policies: list[str] = args.policy or [default]
+    return policies[0] if len(policies) == 1 else policies
 
 
 def _add_rules(parser: argparse.ArgumentParser) -> None:

@@ -433,23 +433,15 @@ class _Batch:
         seats, actions = self.forced()
         bitgen = np.random.PCG64(_chunk_seed(self.seed, chunk))
         n = len(arrays["winner"])
-        if not records:
-            _core.run_chunk(
-                core,
-                bitgen,
-                deal,
-                self.codes,
-                self.epsilons,
-                **_kernel_args(arrays, 0, n),
-                forced_seats=seats,
-                forced_actions=actions,
-            )
-            return []
-        log_moves = np.zeros((n, _core.MAX_LOG_MOVES), dtype=np.int16)
-        log_counts = np.zeros((n, _core.MAX_LOG_MOVES), dtype=np.uint8)
-        log_draws = np.zeros((n, _core.MAX_LOG_DRAWS), dtype=np.uint8)
-        log_n = np.zeros(n, dtype=np.int16)
-        log_n_draws = np.zeros(n, dtype=np.int16)
+        logs: dict[str, npt.NDArray[Any]] = {}
+        if records:
+            logs = {
+                "log_moves": np.zeros((n, _core.MAX_LOG_MOVES), dtype=np.int16),
+                "log_counts": np.zeros((n, _core.MAX_LOG_MOVES), dtype=np.uint8),
+                "log_draws": np.zeros((n, _core.MAX_LOG_DRAWS), dtype=np.uint8),
+                "log_n": np.zeros(n, dtype=np.int16),
+                "log_n_draws": np.zeros(n, dtype=np.int16),
+            }
         _core.run_chunk(
             core,
             bitgen,
@@ -457,14 +449,14 @@ class _Batch:
             self.codes,
             self.epsilons,
             **_kernel_args(arrays, 0, n),
-            log_moves=log_moves,
-            log_counts=log_counts,
-            log_draws=log_draws,
-            log_n=log_n,
-            log_n_draws=log_n_draws,
             forced_seats=seats,
             forced_actions=actions,
+            **logs,
         )
+        if not records:
+            return []
+        log_moves, log_counts, log_draws = logs["log_moves"], logs["log_counts"], logs["log_draws"]
+        log_n, log_n_draws = logs["log_n"], logs["log_n_draws"]
         players = self.rules.players
         dealt = core.rack_size * players - sum(len(core.rack(p)) for p in range(players))
         out = []
