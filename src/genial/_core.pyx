@@ -895,6 +895,12 @@ EDGES = tuple((coords_of(EDGE_A[_t]), coords_of(EDGE_B[_t])) for _t in range(NED
 # ---------------------------------------------------------------------------------------------
 # the Python face of the kernel
 
+cdef int _check_edge(int edge) except -1:
+    if not 0 <= edge < NEDGE:
+        raise ValueError(f"edge {edge} is outside 0..{NEDGE - 1}")
+    return 0
+
+
 cdef bitgen_t *_bitgen(object bit_generator) except NULL:
     return <bitgen_t *>PyCapsule_GetPointer(bit_generator.capsule, "BitGenerator")
 
@@ -999,6 +1005,8 @@ cdef class Core:
 
     def rack(self, int p):
         """Tile type ids of seat ``p``'s rack, sorted."""
+        if not 0 <= p < self.st.players:
+            raise ValueError(f"no seat {p}")
         return sorted(self.st.rack[p][i] for i in range(self.st.rack_n[p]))
 
     def bag_counts(self):
@@ -1020,16 +1028,6 @@ cdef class Core:
         ranks(&self.st, out)
         return np.array([out[i] for i in range(self.st.players)], dtype=np.int64)
 
-    def potential(self, int cell, int colour):
-        return self.st.pot[cell][colour]
-
-    def statistics(self):
-        return {
-            "bonus": [self.st.n_bonus[i] for i in range(self.st.players)],
-            "swaps": [self.st.n_swaps[i] for i in range(self.st.players)],
-            "opening": [self.st.opening[i] for i in range(self.st.players)],
-        }
-
     # -- moves -----------------------------------------------------------------------------------
     def legal_actions(self):
         out = np.empty(ACT_SIZE, dtype=np.int32)
@@ -1044,16 +1042,21 @@ cdef class Core:
         return bool(self.st.phase == PH_PLACE and is_first_placement(&self.st))
 
     def first_round_ok(self, int edge):
+        _check_edge(edge)
         return bool(first_round_ok(&self.st, edge, used_symbols(&self.st)))
 
     def swap_allowed(self):
         return bool(swap_allowed(&self.st))
 
     def is_free_edge(self, int edge):
+        _check_edge(edge)
         return bool(is_free(&self.st, edge))
 
     def gains(self, int edge, int c0, int c1):
         """Points of each half of ``c0`` on the edge's first cell and ``c1`` on its second."""
+        _check_edge(edge)
+        if not (0 <= c0 < NCOL and 0 <= c1 < NCOL):
+            raise ValueError(f"bad colours {c0}, {c1}")
         return (self.st.pot[EDGE_A[edge]][c0], self.st.pot[EDGE_B[edge]][c1])
 
     def deal(self, bit_generator=None, script=None):
