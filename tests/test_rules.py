@@ -5,7 +5,6 @@ test_rules_turns.py, error handling in test_rules_errors.py.  Every expected num
 by hand from /work/shared/RULES.md; the derivation is in a comment next to it.
 """
 
-
 import pytest
 
 import genial

@@ -5,7 +5,6 @@ Colour indices R G B O Y P = 0..5; tiles (lo, hi).  Placements on an otherwise e
 the 2-player board score only what the docstring derives.
 """
 
-
 import pytest
 
 import genial

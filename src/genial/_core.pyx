@@ -518,7 +518,8 @@ cdef int next_turn(State *st) noexcept nogil:
             st.current = q
             st.phase = PH_PLACE
             st.bonus = 0
-            st.turn += 1
+            if st.turn < 32767:            # saturate rather than wrap (int16)
+                st.turn += 1
             return 0
     st.phase = PH_OVER
     return 0

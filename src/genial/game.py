@@ -64,6 +64,9 @@ _TILES: tuple[Tile, ...] = _core.TILES
 _TILE_ID: dict[Tile, int] = {t: i for i, t in enumerate(_TILES)}
 _SYMBOL_AT: dict[Cell, int] = {cell: c for c, cell in enumerate(SYMBOLS)}
 _DIRECTIONS = ((1, 0), (1, -1), (0, -1), (-1, 0), (-1, 1), (0, 1))
+_DECIMAL = re.compile(r"[0-9]{1,12}")  # ASCII digits only (str.isdigit accepts '²')
+_DIGITS = re.compile(r"[0-9]+")
+_MAX_TURN = 32767  # the kernel's int16 turn counter
 _HALF = re.compile(r"\s*([A-Za-z])\s*\(?\s*(-?\d+)\s*,\s*(-?\d+)\s*\)?\s*")
 
 
@@ -157,6 +160,11 @@ class Move:
         try:
             (q0, r0), (q1, r1) = cells
             c0, c1 = colours
+            if not all(
+                isinstance(v, (int, np.integer)) and not isinstance(v, bool)
+                for v in (q0, r0, q1, r1, c0, c1)
+            ):
+                raise TypeError
             x: Cell = (int(q0), int(r0))
             y: Cell = (int(q1), int(r1))
             k0, k1 = int(c0), int(c1)
@@ -291,6 +299,13 @@ _PLACEMENTS, _SWAP, _KEEP = _build_moves()
 _ALL_MOVES: list[Move] = [*_PLACEMENTS, _SWAP, _KEEP]
 
 
+def _bit_generator(seed: Any) -> np.random.BitGenerator:
+    try:
+        return np.random.default_rng(seed).bit_generator
+    except (TypeError, ValueError) as exc:
+        raise GenialError(f"seed: {exc} (pass an int, ints, a SeedSequence or None)") from None
+
+
 def _check_players(players: object) -> int:
     if isinstance(players, bool) or not isinstance(players, (int, np.integer)):
         raise GenialError(f"players must be an int (1, 2, 3 or 4), got {players!r}")
@@ -350,7 +365,7 @@ class Game:
         self._rules = Rules.of(
             players, teams=teams, tournament=tournament, tiles=tiles, rules=rules
         )
-        self._bitgen: np.random.BitGenerator = np.random.default_rng(seed).bit_generator
+        self._bitgen: np.random.BitGenerator = _bit_generator(seed)
         self._core = self._rules.core()
         self._core.deal(self._bitgen)
         self._start = self.to_text()
@@ -661,7 +676,7 @@ class Game:
         game = object.__new__(cls)
         game._rules = rules
         game._core = core
-        game._bitgen = np.random.default_rng(seed).bit_generator
+        game._bitgen = _bit_generator(seed)
         game._start = game.to_text()
         game._moves = []
         game._history = []
@@ -876,14 +891,18 @@ def _parse_position(text: str) -> tuple[Rules, _core.Core]:
                 halves[c] += 1
         racks.append(ids)
 
-    if len(bag_f) != len(_TILES) or not bag_f.isdigit():
+    if len(bag_f) != len(_TILES) or not _DIGITS.fullmatch(bag_f):
         raise PositionError(
             f"bag: expected {len(_TILES)} digits (count per tile type), got {bag_f!r}"
         )
     bag = [int(ch) for ch in bag_f]
+    in_racks = [sum(rack.count(t) for rack in racks) for t in range(len(_TILES))]
     for t, (count, full) in enumerate(zip(bag, game_rules.tile_counts, strict=True)):
-        if count > full:
-            raise PositionError(f"bag: {count} {tile_text(_TILES[t])} tiles, the set has {full}")
+        if count + in_racks[t] > full:
+            raise PositionError(
+                f"{count} {tile_text(_TILES[t])} tiles in the bag and {in_racks[t]} on racks, "
+                f"the set has {full}"
+            )
         for c in _TILES[t]:
             halves[c] += count
     for c, n in enumerate(halves):
@@ -893,11 +912,11 @@ def _parse_position(text: str) -> tuple[Rules, _core.Core]:
                 f"{game_rules.halves_per_colour}"
             )
 
-    if not move_f.isdigit() or int(move_f) >= players:
+    if not _DECIMAL.fullmatch(move_f) or int(move_f) >= players:
         raise PositionError(f"to-move: {move_f!r} is not a seat 0..{players - 1}")
     if phase_f not in ("p", "s", "x"):
         raise PositionError(f"phase: {phase_f!r}, expected p (place), s (swap) or x (over)")
-    if not bonus_f.isdigit() or int(bonus_f) > 12:
+    if not _DECIMAL.fullmatch(bonus_f) or int(bonus_f) > 12:
         raise PositionError(f"bonus: {bonus_f!r} is not a count of bonus plays")
     allowed = COLOURS + "-" + ("+" if game_rules.tournament else "")
     if len(first_f) != players or any(ch not in allowed for ch in first_f):
@@ -910,8 +929,8 @@ def _parse_position(text: str) -> tuple[Rules, _core.Core]:
     if game_rules.first_round == "new-symbol" and len(used) != len(set(used)):
         raise PositionError(f"first-round: {first_f!r} names a symbol twice")
     first = [255 if ch == "-" else 254 if ch == "+" else COLOURS.index(ch) for ch in first_f]
-    if not turn_f.isdigit() or int(turn_f) < 1:
-        raise PositionError(f"turn: {turn_f!r} is not a positive int")
+    if not _DECIMAL.fullmatch(turn_f) or not 1 <= int(turn_f) <= _MAX_TURN:
+        raise PositionError(f"turn: {turn_f!r} is not an int in 1..{_MAX_TURN}")
     core.set_position(
         cells,
         scores,

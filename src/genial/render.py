@@ -161,7 +161,9 @@ def opening_figure(analysis: Any, *, top: int = 12) -> Any:
     )
     y = list(range(len(rows)))[::-1]
     rate = rows[metric].to_numpy()
-    err = [rate - rows[f"{metric}_lo"].to_numpy(), rows[f"{metric}_hi"].to_numpy() - rate]
+    err = np.maximum(
+        0.0, [rate - rows[f"{metric}_lo"].to_numpy(), rows[f"{metric}_hi"].to_numpy() - rate]
+    )
     colours = ["#2ca02c" if i < n else "#d62728" for i in range(len(rows))]
     right.errorbar(rate, y, xerr=err, fmt="none", ecolor="#777777", capsize=2)
     right.scatter(rate, y, c=colours, zorder=3, s=18)

@@ -47,7 +47,14 @@ _ARRAYS = ("scores", "ranks", "winner", "placements", "turns", "bonus", "swaps",
 def _parse_policies(
     policy: str | Sequence[str], players: int, epsilon: float
 ) -> tuple[tuple[str, ...], npt.NDArray[np.uint8], npt.NDArray[np.float64]]:
-    names = [policy] * players if isinstance(policy, str) else list(policy)
+    if isinstance(policy, str):
+        names = [policy] * players
+    elif isinstance(policy, (list, tuple)):
+        names = list(policy)
+    else:
+        raise GenialError(f"policy: a name or a sequence of names, got {policy!r}")
+    if isinstance(epsilon, bool) or not isinstance(epsilon, (int, float, np.floating)):
+        raise GenialError(f"epsilon must be a number in [0, 1], got {epsilon!r}")
     if len(names) != players:
         raise GenialError(
             f"policy: give one policy or one per seat ({players}), got {len(names)}: {names!r}"
@@ -128,7 +135,9 @@ def wilson_interval(
         half = z * np.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / denom
     lo = np.where(n > 0, centre - half, np.nan)
     hi = np.where(n > 0, centre + half, np.nan)
-    return np.clip(lo, 0.0, 1.0), np.clip(hi, 0.0, 1.0)
+    lo = np.where((k == 0) & (n > 0), 0.0, np.clip(lo, 0.0, 1.0))  # exact ends: holds p
+    hi = np.where((k == n) & (n > 0), 1.0, np.clip(hi, 0.0, 1.0))
+    return lo, hi
 
 
 @dataclass(frozen=True)
@@ -244,6 +253,8 @@ class Playouts:
     def __getitem__(self, index: int | slice | npt.NDArray[Any]) -> Playouts:
         """Rows by slice, index array or boolean mask: ``runs[runs.winner == 0]``."""
         if isinstance(index, (int, np.integer)):
+            if not -len(self) <= index < len(self):
+                raise IndexError(f"row {index} is outside a batch of {len(self)} games")
             index = slice(int(index), int(index) + 1 or None)
         arrays = {name: getattr(self, name)[index] for name in _ARRAYS}
         records = None
@@ -347,7 +358,10 @@ class Playouts:
             "seat": np.tile(np.arange(p, dtype=np.int8), n),
             "policy": pd.Categorical(np.tile(np.array(self.policies), n)),
             "rank": self.ranks.reshape(-1),
-            "won": (self.winner[:, None] == np.arange(p)[None, :]).reshape(-1),
+            "won": (
+                self.winner[:, None]
+                == np.array([self.game_rules.team_of(s) for s in range(p)])[None, :]
+            ).reshape(-1),
         }
         for c, letter in enumerate("RGBOYP"):
             columns[f"score_{letter}"] = self.scores[:, :, c].reshape(-1)
@@ -377,6 +391,8 @@ class Playouts:
 
     def replay(self, row: int) -> Game:
         """Replay the game of ``row`` through ``Game`` (from its seed) and return it, finished."""
+        if isinstance(row, bool) or not isinstance(row, (int, np.integer)):
+            raise GenialError(f"row must be an int, got {row!r}")
         if not 0 <= row < len(self):
             raise GenialError(f"row {row} is outside 0..{len(self) - 1}")
         number = int(self.game[row])
@@ -387,6 +403,7 @@ class Playouts:
     @property
     def _batch(self) -> _Batch:
         _, codes, eps = _parse_policies(self.policies, self.players, DEFAULT_EPSILON)
+        eps[: len(self.epsilons)] = self.epsilons  # exact: the names round epsilon for display
         return _Batch(
             self.game_rules, self.policies, codes, eps, self.seed, self.start, self.openings
         )
@@ -689,6 +706,8 @@ def _check_openings(
     depends on the board only: the tiles are given); return their action ids."""
     if isinstance(openings, (str, Move)):
         openings = [openings]
+    if not isinstance(openings, (list, tuple)):
+        raise GenialError(f"openings: a sequence of moves, got {openings!r}")
     if not openings:
         return ()
     if start is not None:
