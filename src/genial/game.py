@@ -58,7 +58,6 @@ Cell = tuple[int, int]
 Tile = tuple[int, int]
 Phase = Literal["place", "swap", "over"]
 
-_RADIUS = {1: 5, 2: 5, 3: 6, 4: 7}
 _EDGE_OF: dict[tuple[Cell, Cell], int] = {pair: i for i, pair in enumerate(EDGES)}
 _TILES: tuple[Tile, ...] = _core.TILES
 _TILE_ID: dict[Tile, int] = {t: i for i, t in enumerate(_TILES)}
@@ -231,7 +230,7 @@ class Move:
     def from_action(cls, action: int, players: int = 2) -> Move:
         """The move with integer id ``action`` (see ``ACTION_SIZE``), checked against the area
         of a ``players``-player game."""
-        _check_players(players)
+        radius = Rules.of(players).radius
         if isinstance(action, bool) or not isinstance(action, (int, np.integer)):
             raise IllegalMoveError(f"an action id must be an int, got {action!r}")
         if not 0 <= action < ACTION_SIZE:
@@ -239,7 +238,7 @@ class Move:
         move = _ALL_MOVES[int(action)]
         if move.cells is not None:
             for cell in move.cells:
-                if distance(cell) > _RADIUS[players]:
+                if distance(cell) > radius:
                     raise IllegalMoveError(
                         f"action {action} uses cell {_cell_text(cell)}, outside the "
                         f"{players}-player area"
@@ -304,14 +303,6 @@ def _bit_generator(seed: Any) -> np.random.BitGenerator:
         return np.random.default_rng(seed).bit_generator
     except (TypeError, ValueError) as exc:
         raise GenialError(f"seed: {exc} (pass an int, ints, a SeedSequence or None)") from None
-
-
-def _check_players(players: object) -> int:
-    if isinstance(players, bool) or not isinstance(players, (int, np.integer)):
-        raise GenialError(f"players must be an int (1, 2, 3 or 4), got {players!r}")
-    if players not in (1, 2, 3, 4):
-        raise GenialError(f"players must be 1, 2, 3 or 4 (RULES §3, §4.1), got {players}")
-    return int(players)
 
 
 class Game:

@@ -59,7 +59,6 @@ __all__ = [
 ]
 
 Cell = tuple[int, int]
-_RADIUS = {1: 5, 2: 5, 3: 6, 4: 7}
 _Z95 = 1.959963984540054
 
 
@@ -156,7 +155,7 @@ def _describe(move: Move, players: int, points: int) -> dict[str, Any]:
             "symbol_halves": 0,
             "others": "-",
             "touching": 0,
-            "rim": sum(1 for c in move.cells if distance(c) == _RADIUS[players]),
+            "rim": sum(1 for c in move.cells if distance(c) == Rules(players).radius),
             "points": points,
             "description": f"{names} halves touching only tiles, at {move}; scores {points}",
         }
@@ -239,7 +238,7 @@ def _describe(move: Move, players: int, points: int) -> dict[str, Any]:
         "symbol_halves": symbol_halves,
         "others": "+".join(others) if others else "-",
         "touching": sum(touch),
-        "rim": sum(1 for c in cells if distance(c) == _RADIUS[players]),
+        "rim": sum(1 for c in cells if distance(c) == Rules(players).radius),
         "points": points,
         "description": f"{lie}; scores {points}",
     }

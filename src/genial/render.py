@@ -89,8 +89,9 @@ def board_heatmap(
     from matplotlib.patches import RegularPolygon
 
     from .game import COLOURS, SYMBOLS, _area
+    from .rules import Rules
 
-    radius = {1: 5, 2: 5, 3: 6, 4: 7}[players]
+    radius = Rules(players).radius
     finite = [v for v in values.values() if not math.isnan(v)]
     lo = vmin if vmin is not None else (min(finite) if finite else 0.0)
     hi = vmax if vmax is not None else (max(finite) if finite else 1.0)
