@@ -35,4 +35,8 @@ extensions = [
 ]
 
 # force: the directives differ between debug and release builds, so never reuse a stale .c
-setup(ext_modules=cythonize(extensions, compiler_directives=directives, force=True))
+setup(
+    ext_modules=cythonize(
+        extensions, compiler_directives=directives, include_path=["src"], force=True
+    )
+)

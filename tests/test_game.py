@@ -11,7 +11,17 @@ import numpy as np
 import pytest
 
 import genial
-from genial import ACTION_SIZE, EDGES, Game, GenialError, IllegalMoveError, Move, RecordError
+from genial import (
+    ACTION_SIZE,
+    EDGES,
+    Game,
+    GenialError,
+    IllegalMoveError,
+    Move,
+    RecordError,
+    Rules,
+    RulesError,
+)
 
 # -- Move ----------------------------------------------------------------------------------------
 
@@ -114,10 +124,19 @@ def test_moves_pickle() -> None:
 # -- Game ----------------------------------------------------------------------------------------
 
 
-@pytest.mark.parametrize("players", [0, 5, -2, 2.0, "2", True, None])
+@pytest.mark.parametrize("players", [0, 5, -2, 2.0, "5", "", True, None])
 def test_bad_players(players: object) -> None:
-    with pytest.raises(ValueError, match="players"):
+    with pytest.raises(ValueError, match="players|rules"):
         Game(players)  # type: ignore[arg-type]
+
+
+def test_rules_named_every_way() -> None:
+    """A game's rules by count and keywords, token, or Rules (RULES §4)."""
+    assert Game("2T", seed=1) == Game(2, tournament=True, seed=1)
+    assert Game(rules="4t", seed=1) == Game(rules=Rules(4, teams=True), seed=1)
+    assert Game("4t", seed=1) == Game(4, teams=True, seed=1)
+    with pytest.raises(RulesError):
+        Game("4t", teams=True)
 
 
 def test_same_seed_same_game() -> None:
@@ -132,10 +151,15 @@ def test_same_seed_same_game() -> None:
 
 
 def test_seed_accepts_numpy_seeds() -> None:
-    a = Game(2, seed=np.random.SeedSequence(5))
-    b = Game(2, seed=np.random.PCG64(np.random.SeedSequence(5)))
-    assert a.to_text() == b.to_text()
+    """Every seed numpy.random.default_rng takes: an int is its SeedSequence; a Generator or a
+    BitGenerator is a source of entropy (reproducible, and it advances)."""
+    assert Game(2, seed=np.random.SeedSequence(5)).to_text() == Game(2, seed=5).to_text()
     assert Game(2, seed=[1, 2, 3]).to_text() == Game(2, seed=[1, 2, 3]).to_text()
+    for make in (np.random.default_rng, np.random.PCG64):
+        a, b = make(7), make(7)
+        first = Game(2, seed=a).to_text()
+        assert first == Game(2, seed=b).to_text()
+        assert Game(2, seed=a).to_text() != first  # the generator advanced
 
 
 def test_new_game_state() -> None:

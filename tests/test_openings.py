@@ -7,14 +7,15 @@ import itertools
 import numpy as np
 import pytest
 
-from genial import SYMBOLS, Move, simulate
+from genial import SYMBOLS, Game, Move, Position, Rules, simulate
 from genial.cli import main
+from genial.geometry import area
 from genial.openings import (
-    _empty_game,
-    _first_placements,
     analyse,
+    first_placements,
     first_player_advantage,
     holm,
+    map_move,
     observe,
     opening_classes,
     symmetries,
@@ -28,7 +29,7 @@ def test_group_of_twelve() -> None:
     matching relabelling of colours; the 12 maps are distinct and closed under composition."""
     group = symmetries()
     assert len(group) == 12
-    cells = _empty_game(4).cells()
+    cells = area(7)
     images = {tuple(g.cell(c) for c in cells) for g in group}
     assert len(images) == 12
     for g, h in itertools.product(group, group):
@@ -44,12 +45,15 @@ def test_group_of_twelve() -> None:
 def test_group_maps_openings_to_openings_with_equal_points(players: int) -> None:
     """RULES §1.6, §3.2, §3.3: a symmetry of a legal opening is a legal opening scoring the same
     points."""
-    game = _empty_game(players)
-    openings = _first_placements(game)
+    rules = Rules(players)
+    game = Game.from_position(
+        Position.empty(rules).replace(racks=(((0, 0),),) * players, bag=(0,) * 21)
+    )
+    openings = first_placements(players)
     legal = set(openings)
     for move in openings:
         for g in symmetries():
-            image = g.move(move)
+            image = map_move(g, move)
             assert image in legal
             assert sum(game.gains(image)) == sum(game.gains(move))
             assert sorted(game.gains(image)) == sorted(game.gains(move))
@@ -61,7 +65,7 @@ def test_group_maps_openings_to_openings_with_equal_points(players: int) -> None
 def test_classes_partition_the_openings(players: int, openings: int, classes: int) -> None:
     """RULES §1.5: 54 cell pairs x 36 ways (15 pairs both ways round, 6 doubles) = 1,944 first
     placements on the 2-player board; the classes are disjoint orbits that cover them all."""
-    all_openings = _first_placements(_empty_game(players))
+    all_openings = first_placements(players)
     assert len(all_openings) == openings
     found = opening_classes(players)
     assert len(found) == classes
@@ -71,7 +75,7 @@ def test_classes_partition_the_openings(players: int, openings: int, classes: in
     for c in found:
         assert 12 % c.size == 0
         assert c.representative == min(c.members, key=lambda m: m.action)
-        assert {g.move(c.representative) for g in symmetries()} == set(c.members)
+        assert {map_move(g, c.representative) for g in symmetries()} == set(c.members)
     assert len({c.description for c in found}) == classes  # every class has its own words
 
 
@@ -264,12 +268,11 @@ def test_cli_bad_arguments(capsys) -> None:  # type: ignore[no-untyped-def]
 def test_variant_opening_classes(token: str) -> None:
     """RULES §1.6 holds in every variant: the group maps openings to openings; solo and the
     2-player variants share the 2-player board's 1,944 openings, teams the 4-player board's."""
-    rules = __import__("genial").Rules.parse(token)
+    rules = Rules.parse(token)
     classes = opening_classes(rules)
     total = sum(c.size for c in classes)
     assert total == (5184 if rules.players == 4 else 1944)
-    game = _empty_game(rules)
-    assert set(_first_placements(game)) == {m for c in classes for m in c.members}
+    assert set(first_placements(rules)) == {m for c in classes for m in c.members}
 
 
 def test_solo_analysis_ranks_by_result() -> None:

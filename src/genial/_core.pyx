@@ -23,10 +23,30 @@ placement, and filling one cell only changes the potentials of the empty cells a
 the runs through it, on its three axes. The potentials are kept up to date by :c:func:`fill`.
 """
 
-from cpython.pycapsule cimport PyCapsule_GetPointer
 from libc.stdint cimport int8_t, int16_t, int32_t, int64_t, uint8_t, uint16_t, uint32_t, uint64_t
 from libc.string cimport memcpy, memset
 from numpy.random cimport bitgen_t
+
+from genial._common cimport (
+    BAG_CAP,
+    DRAW_LOG_FULL,
+    DRAW_NOT_IN_BAG,
+    DRAW_OK,
+    DRAW_SCRIPT_SHORT,
+    Bag,
+    Draws,
+    bag_draw,
+    bag_fill,
+    bag_put,
+    bag_take,
+    bitgen_of,
+    common_init,
+    ctz64,
+    popcount64,
+    rand_below,
+    rand_unit,
+    select64,
+)
 
 import numpy as np
 
@@ -34,105 +54,24 @@ cimport numpy as cnp
 
 cnp.import_array()
 
-# ---------------------------------------------------------------------------------------------
-# constants
-
-cdef enum:
-    W = 17              # width of the padded grid
-    NCELL = 289         # cells of the padded grid
-    NEDGE = 426         # pairs of adjacent non-printed cells of the full board (the action edges)
-    NTYPE = 21          # tile types
-    NCOL = 6            # colours
-    EMPTY = 6           # board value of an empty area cell
-    WALL = 7            # board value of a cell outside the area (or outside the board)
-    MAXP = 4            # seats
-    MAXRACK = 6         # tiles in a rack
-    MAXBAG = 120        # tiles in the largest set
-    NOSYM = 255         # first_symbol: this seat has not placed yet
-    ANYSYM = 254        # first_symbol: placed, touching no symbol (rules without the symbol rule)
-    ACT_SWAP = 15336    # NEDGE * 36
-    ACT_KEEP = 15337
-    ACT_SIZE = 15338
-    MAXCAND = 5120      # placements with distinct values: <= 6 tiles x 2 ways x 426 edges
-    NWORDS = 7          # 64-bit words of the free-edge bit set (edge NEDGE is a dummy)
-
-cdef enum:
-    PH_PLACE = 0
-    PH_SWAP = 1
-    PH_OVER = 2
-
-cdef enum:
-    BONUS_NONE = 0      # no bonus plays (solo)
-    BONUS_EACH = 1      # one per counter reaching a threshold (RULES §3.4)
-    BONUS_ONE = 2       # at most one per placement (tournament rules, RULES §4.3)
-
-cdef enum:
-    FIRST_NONE = 0      # no first-round rule
-    FIRST_NEW_SYMBOL = 1  # touch a symbol no earlier first placement touched (RULES §3.2)
-    FIRST_SYMBOL_OR_TILE = 2  # touch a symbol or a tile (RULES §4.3)
-
-cdef enum:
-    POL_RANDOM = 0
-    POL_GREEDY = 1
-    POL_EPSILON = 2
-
 PHASES = ("place", "swap", "over")
 ACTION_SIZE = ACT_SIZE
 ACTION_SWAP = ACT_SWAP
 ACTION_KEEP = ACT_KEEP
 N_EDGES = NEDGE
 N_TILE_TYPES = NTYPE
+MAX_BAG = BAG_CAP
 POLICIES = {"random": POL_RANDOM, "greedy": POL_GREEDY, "epsilon-greedy": POL_EPSILON}
-
-# ---------------------------------------------------------------------------------------------
-# the state
-
-cdef struct State:
-    # rules (parameters of the game, RULES §1.3, §2, §3, §4)
-    uint8_t players             # seats
-    uint8_t radius              # area: cells at distance <= radius
-    uint8_t rack_size           # tiles a rack is refilled to
-    uint8_t cap                 # a counter's maximum
-    uint8_t cross               # crossing point: points beyond it are lost when it is reached
-    uint8_t bonus_rule          # BONUS_*
-    uint8_t first_rule          # FIRST_*
-    uint8_t swap_rule           # 1: the rack swap of RULES §3.5 is offered; 0: never (solo)
-    uint8_t n_sets              # counter sets: one per seat, or one per team
-    uint8_t counter_of[MAXP]    # the counter set each seat scores on (teams share one)
-    # whose turn, and where in the turn
-    uint8_t current             # seat to move
-    uint8_t phase               # PH_*
-    uint8_t bonus               # bonus placements still owed this turn
-    uint8_t first_symbol[MAXP]  # symbol each seat's first placement touched, NOSYM, ANYSYM
-    int16_t turn                # turns started, 1 at the start
-    int16_t placements          # placements made
-    # statistics of the game so far
-    uint16_t n_bonus[MAXP]      # bonus placements made per seat
-    uint16_t n_swaps[MAXP]      # swaps per seat
-    int16_t opening[MAXP]       # each seat's first placement (action id), -1 before it
-    # material
-    uint8_t score[MAXP][NCOL]   # counters, per counter set and colour
-    uint8_t rack[MAXP][MAXRACK] # tile types
-    uint8_t rack_n[MAXP]
-    uint8_t bag[MAXBAG]         # tile types, unordered
-    uint8_t bag_n
-    # board
-    uint8_t board[NCELL]        # colour 0..5, EMPTY or WALL
-    uint8_t pot[NCELL][NCOL]    # potentials of empty cells (see the module docstring)
-    uint8_t live[NCELL]         # bit c set when pot[cell][c] > 0
-    uint64_t free_bits[NWORDS + 1]  # bit e set when both cells of edge e are empty area cells
-    int16_t n_free              # pairs of adjacent empty cells (free edges) in the area
-
-cdef struct Draws:
-    # where drawn tiles come from and where they are logged
-    bitgen_t *rng               # random draws, when script is NULL
-    const uint8_t *script       # scripted draws (replaying a record)
-    int n_script
-    int pos
-    uint8_t *log                # every drawn tile is appended here, if not NULL
-    int n_log
-    int max_log
-    int error                   # set when a scripted tile is missing or not in the bag
+ILLEGAL = {
+    ILLEGAL_OVER: "over",
+    ILLEGAL_DECIDE_SWAP: "decide-swap",
+    ILLEGAL_NOT_DECISION: "not-decision",
+    ILLEGAL_RANGE: "range",
+    ILLEGAL_OUTSIDE: "outside",
+    ILLEGAL_COVERED: "covered",
+    ILLEGAL_NO_TILE: "no-tile",
+    ILLEGAL_FIRST_ROUND: "first-round",
+}
 
 # ---------------------------------------------------------------------------------------------
 # tables, built once at import
@@ -231,13 +170,6 @@ cdef void _build_tables():
                 N_SYMBOL_EDGES[k] += 1
             e += 1
     assert e == NEDGE, e
-    for a in range(256):
-        k = 0
-        for b in range(8):
-            SELECT_IN_BYTE[a][b] = 0
-            if (a >> b) & 1:
-                SELECT_IN_BYTE[a][k] = b
-                k += 1
     t = 0
     for a in range(NCOL):
         for b in range(a, NCOL):
@@ -265,124 +197,47 @@ cdef void _init_state(State *st, int players, int radius, int rack_size, int cap
     """An empty board with a full bag, nobody dealt, under the given rules (see ``Core``)."""
     cdef int i
     memset(st, 0, sizeof(State))
-    st.players = players
-    st.radius = radius
-    st.rack_size = rack_size
-    st.cap = cap
-    st.cross = cross
-    st.bonus_rule = bonus_rule
-    st.first_rule = first_rule
-    st.swap_rule = swap_rule
-    st.n_sets = 2 if teams else players
+    st.rules.players = players
+    st.rules.radius = radius
+    st.rules.rack_size = rack_size
+    st.rules.cap = cap
+    st.rules.cross = cross
+    st.rules.bonus_rule = bonus_rule
+    st.rules.first_rule = first_rule
+    st.rules.swap_rule = swap_rule
+    st.rules.n_sets = 2 if teams else players
     for i in range(MAXP):
-        st.counter_of[i] = i % 2 if teams else i   # teams: seats 0 and 2, 1 and 3 (RULES §4.2)
+        st.rules.counter_of[i] = i % 2 if teams else i   # teams: seats 0 and 2, 1 and 3 (RULES §4.2)
         st.first_symbol[i] = NOSYM
         st.opening[i] = -1
     st.phase = PH_PLACE
     st.turn = 1
     _reset_board(st)
-    fill_bag(st, tiles)
+    bag_fill(&st.bag, tiles, NTYPE)
 
 
 cdef void _reset_board(State *st) noexcept nogil:
     """Empty the area, then put the printed symbols on it (through fill, so potentials follow)."""
     cdef int i, e, k
     for i in range(NCELL):
-        st.board[i] = EMPTY if DIST[i] <= st.radius else WALL
+        st.board[i] = EMPTY if DIST[i] <= st.rules.radius else WALL
     memset(st.pot, 0, sizeof(st.pot))
     memset(st.live, 0, sizeof(st.live))
     for k in range(NCOL):
         fill(st, SYMBOL_CELL[k], k)
     memset(st.free_bits, 0, sizeof(st.free_bits))
-    for e in range(N_AREA_EDGES[st.radius]):
-        k = AREA_EDGES[st.radius][e]
+    for e in range(N_AREA_EDGES[st.rules.radius]):
+        k = AREA_EDGES[st.rules.radius][e]
         st.free_bits[k >> 6] |= (<uint64_t>1) << (k & 63)
-    st.n_free = N_AREA_EDGES[st.radius]
-
-
-# ---------------------------------------------------------------------------------------------
-# randomness
-
-cdef inline uint32_t rand_below(bitgen_t *rng, uint32_t n) noexcept nogil:
-    """A uniform integer in [0, n), n >= 1 (Lemire's multiply-shift with rejection)."""
-    cdef uint64_t m = <uint64_t>rng.next_uint32(rng.state) * n
-    cdef uint32_t low = <uint32_t>m
-    cdef uint32_t threshold
-    if low < n:
-        threshold = (<uint32_t>0 - n) % n
-        while low < threshold:
-            m = <uint64_t>rng.next_uint32(rng.state) * n
-            low = <uint32_t>m
-    return <uint32_t>(m >> 32)
-
-
-cdef inline int draw_tile(State *st, Draws *ds) noexcept nogil:
-    """Take one tile from the bag (random, or the next scripted one); -1 if impossible."""
-    cdef int i, t
-    if st.bag_n == 0:
-        return -1
-    if ds.script != NULL:
-        if ds.pos >= ds.n_script:
-            ds.error = 1
-            return -1
-        t = ds.script[ds.pos]
-        ds.pos += 1
-        i = 0
-        while i < st.bag_n and st.bag[i] != t:
-            i += 1
-        if i == st.bag_n:
-            ds.error = 2
-            return -1
-    else:
-        i = rand_below(ds.rng, st.bag_n)
-        t = st.bag[i]
-    st.bag_n -= 1
-    st.bag[i] = st.bag[st.bag_n]
-    if ds.log != NULL and ds.n_log < ds.max_log:
-        ds.log[ds.n_log] = t
-        ds.n_log += 1
-    return t
+    st.n_free = N_AREA_EDGES[st.rules.radius]
 
 
 # ---------------------------------------------------------------------------------------------
 # the board
 
-cdef extern from *:
-    """
-    #if defined(__GNUC__) || defined(__clang__)
-    #define genial_popcount64(x) __builtin_popcountll(x)
-    #define genial_ctz64(x) __builtin_ctzll(x)
-    #else
-    static int genial_popcount64(unsigned long long x) {
-        int n = 0; while (x) { x &= x - 1; n++; } return n; }
-    static int genial_ctz64(unsigned long long x) {
-        int n = 0; while (!(x & 1)) { x >>= 1; n++; } return n; }
-    #endif
-    """
-    int popcount64 "genial_popcount64"(uint64_t x) noexcept nogil
-    int ctz64 "genial_ctz64"(uint64_t x) noexcept nogil
-
-
 cdef inline bint is_free(State *st, int e) noexcept nogil:
     """Whether both cells of edge ``e`` are empty cells of the area."""
     return (st.free_bits[e >> 6] >> (e & 63)) & 1
-
-
-cdef uint8_t SELECT_IN_BYTE[256][8]  # position of the j-th set bit of a byte
-
-
-cdef inline int select64(uint64_t w, int k) noexcept nogil:
-    """Position of the k-th set bit (0-based) of w, k < popcount(w): broadword select (byte
-    counts summed by one multiplication, the byte found by a parallel compare, then a table)."""
-    cdef uint64_t L8 = 0x0101010101010101ULL
-    cdef uint64_t H8 = 0x8080808080808080ULL
-    cdef uint64_t s = w - ((w >> 1) & 0x5555555555555555ULL)
-    cdef int b, before
-    s = (s & 0x3333333333333333ULL) + ((s >> 2) & 0x3333333333333333ULL)
-    s = ((s + (s >> 4)) & 0x0F0F0F0F0F0F0F0FULL) * L8   # byte i: set bits in bytes 0..i
-    b = popcount64((((<uint64_t>k) * L8 | H8) - s) & H8)    # bytes whose running count <= k
-    before = ((s << 8) >> (b * 8)) & 0xFF
-    return b * 8 + SELECT_IN_BYTE[(w >> (b * 8)) & 0xFF][k - before]
 
 
 cdef inline int nth_free(State *st, int k) noexcept nogil:
@@ -434,12 +289,12 @@ cdef inline int add_points(State *st, int k, int c, int g) noexcept nogil:
     """Add ``g`` points to counter set ``k``, colour ``c``; return the bonus plays earned."""
     cdef int old = st.score[k][c]
     cdef int new = old + g
-    if old < st.cross and new >= st.cross:
-        st.score[k][c] = st.cross          # the excess is lost at the crossing (RULES §3.3, §4.1)
+    if old < st.rules.cross and new >= st.rules.cross:
+        st.score[k][c] = st.rules.cross          # the excess is lost at the crossing (RULES §3.3, §4.1)
         return 1
-    if new >= st.cap:
-        st.score[k][c] = st.cap
-        return 1 if old < st.cap else 0
+    if new >= st.rules.cap:
+        st.score[k][c] = st.rules.cap
+        return 1 if old < st.rules.cap else 0
     st.score[k][c] = new
     return 0
 
@@ -458,7 +313,7 @@ cdef inline int rack_find(State *st, int p, int t) noexcept nogil:
 cdef inline uint8_t used_symbols(State *st) noexcept nogil:
     cdef uint8_t used = 0
     cdef int i
-    for i in range(st.players):
+    for i in range(st.rules.players):
         if st.first_symbol[i] < NCOL:
             used |= 1 << st.first_symbol[i]
     return used
@@ -475,26 +330,26 @@ cdef inline bint touches_tile(State *st, int e) noexcept nogil:
 
 cdef inline int first_round_ok(State *st, int e, uint8_t used) noexcept nogil:
     """Whether edge ``e`` is allowed for the current seat's first placement (RULES §3.2)."""
-    if st.first_rule == FIRST_NEW_SYMBOL:
+    if st.rules.first_rule == FIRST_NEW_SYMBOL:
         return EDGE_SYMBOL[e] >= 0 and not (used >> EDGE_SYMBOL[e]) & 1
-    if st.first_rule == FIRST_SYMBOL_OR_TILE:
+    if st.rules.first_rule == FIRST_SYMBOL_OR_TILE:
         return touches_tile(st, e)
     return True
 
 
 cdef inline bint is_first_placement(State *st) noexcept nogil:
-    return st.first_rule != FIRST_NONE and st.first_symbol[st.current] == NOSYM
+    return st.rules.first_rule != FIRST_NONE and st.first_symbol[st.current] == NOSYM
 
 
 cdef bint swap_allowed(State *st) noexcept nogil:
     """RULES §3.5: no rack tile shows any of the lowest colours (ties included); the rack and
     the bag are non-empty (decision: with an empty bag the swap would only throw the rack away)."""
     cdef int p = st.current
-    cdef int k = st.counter_of[p]
+    cdef int k = st.rules.counter_of[p]
     cdef int c, i, low
     cdef uint8_t mask = 0
     cdef const uint8_t *s = st.score[k]
-    if st.rack_n[p] == 0 or st.bag_n == 0 or not st.swap_rule:
+    if st.rack_n[p] == 0 or st.bag.n == 0 or not st.rules.swap_rule:
         return False                       # nothing to swap, or nothing to draw
     low = s[0]
     for c in range(1, NCOL):
@@ -510,9 +365,9 @@ cdef bint swap_allowed(State *st) noexcept nogil:
 cdef int next_turn(State *st) noexcept nogil:
     """Pass the turn to the next seat holding tiles; end the game if nobody holds any."""
     cdef int i, q = st.current
-    for i in range(st.players):
+    for i in range(st.rules.players):
         q += 1
-        if q == st.players:
+        if q == st.rules.players:
             q = 0
         if st.rack_n[q] > 0:
             st.current = q
@@ -527,8 +382,8 @@ cdef int next_turn(State *st) noexcept nogil:
 
 cdef int refill(State *st, int p, Draws *ds) noexcept nogil:
     cdef int t
-    while st.rack_n[p] < st.rack_size and st.bag_n > 0:
-        t = draw_tile(st, ds)
+    while st.rack_n[p] < st.rules.rack_size and st.bag.n > 0:
+        t = bag_draw(&st.bag, ds)
         if t < 0:
             return -1
         st.rack[p][st.rack_n[p]] = t
@@ -547,8 +402,7 @@ cdef int do_swap(State *st, Draws *ds) noexcept nogil:
     if refill(st, p, ds) < 0:
         return -1
     for i in range(n):
-        st.bag[st.bag_n] = old[i]
-        st.bag_n += 1
+        bag_put(&st.bag, old[i])
     st.n_swaps[p] += 1
     return next_turn(st)
 
@@ -567,7 +421,7 @@ cdef int end_placements(State *st, Draws *ds) noexcept nogil:
 cdef int place(State *st, int action, Draws *ds) noexcept nogil:
     """Apply a legal placement (RULES §3.2-§3.6): score, bonus plays, end of turn or game."""
     cdef int p = st.current
-    cdef int k = st.counter_of[p]
+    cdef int k = st.rules.counter_of[p]
     cdef int e = action // 36
     cdef int c0 = (action // 6) % 6
     cdef int c1 = action % 6
@@ -596,11 +450,11 @@ cdef int place(State *st, int action, Draws *ds) noexcept nogil:
     if earned:
         full = 1
         for c in range(NCOL):
-            if st.score[k][c] < st.cap:
+            if st.score[k][c] < st.rules.cap:
                 full = 0
-    if st.bonus_rule == BONUS_NONE:
+    if st.rules.bonus_rule == BONUS_NONE:
         earned = 0
-    elif st.bonus_rule == BONUS_ONE and earned > 1:
+    elif st.rules.bonus_rule == BONUS_ONE and earned > 1:
         earned = 1
     st.bonus += earned
     if full or st.n_free == 0:
@@ -623,20 +477,33 @@ cdef int apply_action(State *st, int action, Draws *ds) noexcept nogil:
     return place(st, action, ds)
 
 
-cdef bint is_legal(State *st, int action) noexcept nogil:
+cdef int illegal_reason(State *st, int action) noexcept nogil:
+    """ILLEGAL_NONE (0) if ``action`` is legal now, else why not (ILLEGAL_*)."""
     cdef int e, c0, c1
+    if st.phase == PH_OVER:
+        return ILLEGAL_OVER
+    if action < 0 or action >= ACT_SIZE:
+        return ILLEGAL_RANGE
     if st.phase == PH_SWAP:
-        return action == ACT_SWAP or action == ACT_KEEP
-    if st.phase != PH_PLACE or action < 0 or action >= ACT_SWAP:
-        return False
+        return ILLEGAL_NONE if action == ACT_SWAP or action == ACT_KEEP else ILLEGAL_DECIDE_SWAP
+    if action >= ACT_SWAP:
+        return ILLEGAL_NOT_DECISION
     e = action // 36
     c0 = (action // 6) % 6
     c1 = action % 6
-    if not is_free(st, e) or rack_find(st, st.current, TILE_OF[c0][c1]) < 0:
-        return False
+    if DIST[EDGE_A[e]] > st.rules.radius or DIST[EDGE_B[e]] > st.rules.radius:
+        return ILLEGAL_OUTSIDE
+    if not is_free(st, e):
+        return ILLEGAL_COVERED
+    if rack_find(st, st.current, TILE_OF[c0][c1]) < 0:
+        return ILLEGAL_NO_TILE
     if is_first_placement(st) and not first_round_ok(st, e, used_symbols(st)):
-        return False
-    return True
+        return ILLEGAL_FIRST_ROUND
+    return ILLEGAL_NONE
+
+
+cdef bint is_legal(State *st, int action) noexcept nogil:
+    return illegal_reason(st, action) == ILLEGAL_NONE
 
 
 cdef int legal_actions(State *st, int32_t *out) noexcept nogil:
@@ -691,11 +558,11 @@ cdef void ranks(State *st, int16_t *out) noexcept nogil:
     """Competition ranks per seat: the number of seats with a strictly better counter vector."""
     cdef uint64_t key[MAXP]
     cdef int i, j
-    for i in range(st.players):
-        key[i] = rank_key(st, st.counter_of[i])
-    for i in range(st.players):
+    for i in range(st.rules.players):
+        key[i] = rank_key(st, st.rules.counter_of[i])
+    for i in range(st.rules.players):
         out[i] = 0
-        for j in range(st.players):
+        for j in range(st.rules.players):
             if key[j] > key[i]:
                 out[i] += 1
 
@@ -718,7 +585,7 @@ cdef int choose_random(State *st, bitgen_t *rng) noexcept nogil:
     if is_first_placement(st):
         used = used_symbols(st)
         n = 0
-        if st.first_rule == FIRST_NEW_SYMBOL:     # only the few edges next to unused symbols
+        if st.rules.first_rule == FIRST_NEW_SYMBOL:     # only the few edges next to unused symbols
             for k in range(NCOL):
                 if not (used >> k) & 1:
                     for i in range(N_SYMBOL_EDGES[k]):
@@ -735,8 +602,8 @@ cdef int choose_random(State *st, bitgen_t *rng) noexcept nogil:
                     n = -1
                     break
             if n == 0:
-                for i in range(N_AREA_EDGES[st.radius]):
-                    e = AREA_EDGES[st.radius][i]
+                for i in range(N_AREA_EDGES[st.rules.radius]):
+                    e = AREA_EDGES[st.rules.radius][i]
                     if is_free(st, e) and first_round_ok(st, e, used):
                         cand[n] = e
                         n += 1
@@ -772,8 +639,8 @@ cdef int choose_greedy(State *st, bitgen_t *rng) noexcept nogil:
     uniform (tile type, way round) among those of the rack, the same for every edge.
     """
     cdef int p = st.current
-    cdef int k = st.counter_of[p]
-    cdef int cap = st.cap, cross = st.cross
+    cdef int k = st.rules.counter_of[p]
+    cdef int cap = st.rules.cap, cross = st.rules.cross
     cdef int i, j, w, e, a, b, lo, hi, t, v, best = 0, n = 0, nways = 0
     cdef uint64_t bits
     cdef int ntypes = 0
@@ -865,32 +732,32 @@ cdef int choose_greedy(State *st, bitgen_t *rng) noexcept nogil:
 cdef inline int choose(State *st, int policy, double epsilon, bitgen_t *rng) noexcept nogil:
     if policy == POL_RANDOM:
         return choose_random(st, rng)
-    if policy == POL_EPSILON and rng.next_double(rng.state) < epsilon:
+    if policy == POL_EPSILON and rand_unit(rng) < epsilon:
         return choose_random(st, rng)
     return choose_greedy(st, rng)
 
 
 cdef void deal(State *st, Draws *ds) noexcept nogil:
     cdef int p
-    for p in range(st.players):
+    for p in range(st.rules.players):
         refill(st, p, ds)
 
 
-cdef void fill_bag(State *st, const uint8_t *counts) noexcept nogil:
-    cdef int t, i
-    st.bag_n = 0
-    for t in range(NTYPE):
-        for i in range(counts[t]):
-            st.bag[st.bag_n] = t
-            st.bag_n += 1
-
-
 cdef int _t
+common_init()
 _build_tables()
 STANDARD_COUNTS = tuple(STANDARD_SET[_t] for _t in range(NTYPE))
 TRAVEL_COUNTS = tuple(TRAVEL_SET[_t] for _t in range(NTYPE))
 TILES = tuple((TILE_LO[_t], TILE_HI[_t]) for _t in range(NTYPE))
 EDGES = tuple((coords_of(EDGE_A[_t]), coords_of(EDGE_B[_t])) for _t in range(NEDGE))
+
+# the numpy dtypes of the result structs, derived from them (as scikit-learn's NODE_DTYPE)
+cdef GameRow _row_dummy
+cdef GameLog _log_dummy
+ROW_DTYPE = np.asarray(<GameRow[:1]>(&_row_dummy)).dtype
+LOG_DTYPE = np.asarray(<GameLog[:1]>(&_log_dummy)).dtype
+MAX_PLAYERS = MAXP
+TILE_SETS = {"standard": STANDARD_COUNTS, "travel": TRAVEL_COUNTS}
 
 
 # ---------------------------------------------------------------------------------------------
@@ -902,58 +769,85 @@ cdef int _check_edge(int edge) except -1:
     return 0
 
 
-cdef bitgen_t *_bitgen(object bit_generator) except NULL:
-    return <bitgen_t *>PyCapsule_GetPointer(bit_generator.capsule, "BitGenerator")
-
-
 cdef class Core:
     """A game state of the kernel, with checked entry points for the Python layer.
 
-    The board is empty, the bag full and nobody dealt: call :meth:`deal`. The rules are the
-    base game's (RULES §3) unless given: ``radius`` of the area (default by players: 5, 6, 7;
-    5 for one player), ``rack_size``, counter ``cap`` and ``cross`` (the crossing point where
+    Made empty (board empty, bag full, nobody dealt: call :meth:`deal`) under rules that are all
+    given, by keyword (``genial.Rules.core()`` is the one caller that knows them): ``players``,
+    ``radius`` of the area, ``rack_size``, counter ``cap`` and ``cross`` (the crossing point where
     excess points are lost), ``bonus`` (0 none, 1 one per counter reaching a threshold, 2 at most
     one per placement), ``first`` (0 no first-round rule, 1 a symbol no earlier first placement
     touched, 2 a symbol or a tile), ``swap`` (whether the rack swap is offered), ``teams``
-    (seats 0+2 and 1+3 share counters) and ``tiles`` ("standard" or "travel").
+    (seats 0+2 and 1+3 share counters) and ``tile_counts`` (tiles of each of the 21 types).
+    Pickles as its bytes.
     """
 
-    cdef State st
-
-    def __init__(self, int players, *, radius=None, int rack_size=6, int cap=18, int cross=18,
-                 int bonus=BONUS_EACH, int first=FIRST_NEW_SYMBOL, bint swap=True,
-                 bint teams=False, str tiles="standard"):
-        if players < 1 or players > MAXP:
+    def __init__(self, *, int players, int radius, int rack_size, int cap, int cross, int bonus,
+                 int first, bint swap, bint teams, tile_counts):
+        cdef uint8_t counts[NTYPE]
+        cdef int t, total = 0
+        if not 1 <= players <= MAXP:
             raise ValueError(f"players must be 1 to 4, got {players}")
-        r = {1: 5, 2: 5, 3: 6, 4: 7}[players] if radius is None else radius
-        if not 1 <= r <= 7 or not 1 <= rack_size <= MAXRACK or not 1 <= cross <= cap <= 120:
+        if not 1 <= radius <= 7 or not 1 <= rack_size <= MAXRACK or not 1 <= cross <= cap <= 120:
             raise ValueError("bad radius, rack size, crossing or cap")
+        if bonus not in (BONUS_NONE, BONUS_EACH, BONUS_ONE):
+            raise ValueError(f"bad bonus rule {bonus}")
+        if first not in (FIRST_NONE, FIRST_NEW_SYMBOL, FIRST_SYMBOL_OR_TILE):
+            raise ValueError(f"bad first-round rule {first}")
         if teams and players != 4:
             raise ValueError("teams need 4 players")
-        if tiles not in ("standard", "travel"):
-            raise ValueError(f"unknown tile set {tiles!r}")
-        cdef const uint8_t *counts = &STANDARD_SET[0] if tiles == "standard" else &TRAVEL_SET[0]
-        _init_state(&self.st, players, r, rack_size, cap, cross, bonus, first, swap, teams, counts)
+        if len(tile_counts) != NTYPE:
+            raise ValueError(f"tile_counts: {NTYPE} counts expected")
+        for t in range(NTYPE):
+            if not 0 <= tile_counts[t] <= BAG_CAP:
+                raise ValueError("bad tile count")
+            counts[t] = tile_counts[t]
+            total += counts[t]
+        if total > BAG_CAP:
+            raise ValueError(f"at most {BAG_CAP} tiles")
+        _init_state(&self.st, players, radius, rack_size, cap, cross, bonus, first, swap, teams,
+                    counts)
 
-    # -- copying and snapshots ------------------------------------------------------------------
+    # -- copying, snapshots, pickling -----------------------------------------------------------
     def copy(self):
         cdef Core other = Core.__new__(Core)
         memcpy(&other.st, &self.st, sizeof(State))
         return other
 
+    def __copy__(self):
+        return self.copy()
+
+    def __deepcopy__(self, memo):
+        return self.copy()
+
     def snapshot(self):
-        """The whole state as bytes (for undo)."""
+        """The whole state as bytes (for undo and pickling)."""
         return (<char *>&self.st)[:sizeof(State)]
 
-    def restore(self, bytes data):
+    def restore(self, bytes data not None):
+        """Set the whole state from :meth:`snapshot` bytes."""
         if len(data) != sizeof(State):
-            raise ValueError("snapshot of the wrong size")
+            raise ValueError(f"a snapshot has {sizeof(State)} bytes, got {len(data)}")
         memcpy(&self.st, <char *>data, sizeof(State))
+
+    @staticmethod
+    def from_snapshot(bytes data not None):
+        cdef Core core = Core.__new__(Core)
+        core.restore(data)
+        return core
+
+    def __reduce__(self):
+        return (Core.from_snapshot, (self.snapshot(),))
+
+    def __eq__(self, other):
+        return isinstance(other, Core) and self.snapshot() == other.snapshot()
+
+    __hash__ = None
 
     # -- reading ---------------------------------------------------------------------------------
     @property
     def players(self):
-        return self.st.players
+        return self.st.rules.players
 
     @property
     def current(self):
@@ -981,40 +875,40 @@ cdef class Core:
 
     @property
     def bag_n(self):
-        return self.st.bag_n
+        return self.st.bag.n
 
     @property
     def radius(self):
-        return self.st.radius
+        return self.st.rules.radius
 
     @property
     def cap(self):
-        return self.st.cap
+        return self.st.rules.cap
 
     @property
     def rack_size(self):
-        return self.st.rack_size
+        return self.st.rules.rack_size
 
     def scores(self):
         """Counters per seat, shape (players, 6)."""
-        out = np.zeros((self.st.players, NCOL), dtype=np.int64)
+        out = np.zeros((self.st.rules.players, NCOL), dtype=np.int64)
         cdef int i, c
-        for i in range(self.st.players):
+        for i in range(self.st.rules.players):
             for c in range(NCOL):
-                out[i, c] = self.st.score[self.st.counter_of[i]][c]
+                out[i, c] = self.st.score[self.st.rules.counter_of[i]][c]
         return out
 
     def rack(self, int p):
         """Tile type ids of seat ``p``'s rack, sorted."""
-        if not 0 <= p < self.st.players:
+        if not 0 <= p < self.st.rules.players:
             raise ValueError(f"no seat {p}")
         return sorted(self.st.rack[p][i] for i in range(self.st.rack_n[p]))
 
     def bag_counts(self):
         out = [0] * NTYPE
         cdef int i
-        for i in range(self.st.bag_n):
-            out[self.st.bag[i]] += 1
+        for i in range(self.st.bag.n):
+            out[self.st.bag.item[i]] += 1
         return out
 
     def board(self):
@@ -1022,12 +916,12 @@ cdef class Core:
         return bytes(self.st.board[i] for i in range(NCELL))
 
     def first_symbols(self):
-        return [self.st.first_symbol[i] for i in range(self.st.players)]
+        return [self.st.first_symbol[i] for i in range(self.st.rules.players)]
 
     def ranks(self):
         cdef int16_t out[MAXP]
         ranks(&self.st, out)
-        return np.array([out[i] for i in range(self.st.players)], dtype=np.int64)
+        return np.array([out[i] for i in range(self.st.rules.players)], dtype=np.int64)
 
     # -- moves -----------------------------------------------------------------------------------
     def legal_actions(self):
@@ -1036,8 +930,24 @@ cdef class Core:
         cdef int n = legal_actions(&self.st, &view[0])
         return out[:n].copy()
 
+    def action_mask(self):
+        """A bool array of ``ACTION_SIZE``, True at the legal actions."""
+        cdef int32_t ids[ACT_SIZE]
+        cdef int n = legal_actions(&self.st, ids)
+        cdef int i
+        out = np.zeros(ACT_SIZE, dtype=np.bool_)
+        cdef uint8_t[::1] view = out.view(np.uint8)
+        for i in range(n):
+            view[ids[i]] = 1
+        return out
+
     def is_legal(self, int action):
-        return bool(is_legal(&self.st, action))
+        return illegal_reason(&self.st, action) == ILLEGAL_NONE
+
+    def illegal_reason(self, int action):
+        """``None`` if legal, else a word for why not (see ``ILLEGAL``)."""
+        cdef int why = illegal_reason(&self.st, action)
+        return None if why == ILLEGAL_NONE else ILLEGAL[why]
 
     def is_first_placement(self):
         return bool(self.st.phase == PH_PLACE and is_first_placement(&self.st))
@@ -1078,14 +988,14 @@ cdef class Core:
     def _run(self, int action, bit_generator, script):
         cdef State work
         cdef Draws ds
-        cdef uint8_t log[MAXBAG]
-        cdef uint8_t buf[MAXBAG]
+        cdef uint8_t log[BAG_CAP]
+        cdef uint8_t buf[BAG_CAP]
         cdef int i, rc
         memset(&ds, 0, sizeof(Draws))
         ds.log = log
-        ds.max_log = MAXBAG
+        ds.max_log = BAG_CAP
         if script is not None:
-            if len(script) > MAXBAG:
+            if len(script) > BAG_CAP:
                 raise ValueError("too many scripted draws")
             for i in range(len(script)):
                 if not 0 <= script[i] < NTYPE:
@@ -1094,8 +1004,8 @@ cdef class Core:
             ds.script = buf
             ds.n_script = len(script)
         elif bit_generator is not None:
-            ds.rng = _bitgen(bit_generator)
-        elif self.st.bag_n > 0:
+            ds.rng = bitgen_of(bit_generator)
+        elif self.st.bag.n > 0:
             raise ValueError("a bit generator or a script is needed to draw")
         memcpy(&work, &self.st, sizeof(State))
         if bit_generator is not None and script is None:
@@ -1103,13 +1013,13 @@ cdef class Core:
                 rc = self._step(&work, action, &ds)
         else:
             rc = self._step(&work, action, &ds)
-        if ds.error == 1:
+        if ds.error == DRAW_SCRIPT_SHORT:
             raise ValueError(f"the record's draws run out after {ds.pos} tiles")
-        if ds.error == 2:
+        if ds.error == DRAW_NOT_IN_BAG:
             raise ValueError(f"drawn tile {TILES[ds.script[ds.pos - 1]]} is not in the bag")
         if script is not None and ds.pos != ds.n_script:
             raise ValueError(f"{ds.n_script} tiles given to draw, {ds.pos} drawn")
-        if rc < 0:
+        if rc < 0 or ds.error != DRAW_OK:
             raise ValueError("drawing from the bag failed")
         memcpy(&self.st, &work, sizeof(State))
         return [log[i] for i in range(ds.n_log)]
@@ -1120,10 +1030,10 @@ cdef class Core:
             return 0
         return apply_action(st, action, ds)
 
-    def choose(self, str policy="random", object bit_generator=None, double epsilon=0.1):
+    def choose(self, str policy, object bit_generator, double epsilon=0.1):
         """The action a built-in policy picks here (``bit_generator``: a numpy BitGenerator)."""
         cdef int pol = POLICIES[policy]
-        cdef bitgen_t *rng = _bitgen(bit_generator)
+        cdef bitgen_t *rng = bitgen_of(bit_generator)
         cdef int a
         if self.st.phase == PH_OVER:
             raise ValueError("the game is over")
@@ -1133,26 +1043,21 @@ cdef class Core:
 
     def give(self, int seat, int tile):
         """Move one tile of type ``tile`` from the bag to ``seat``'s rack (before a deal)."""
-        cdef int i
-        if not 0 <= seat < self.st.players or not 0 <= tile < NTYPE:
+        if not 0 <= seat < self.st.rules.players or not 0 <= tile < NTYPE:
             raise ValueError(f"bad seat {seat} or tile type {tile}")
-        if self.st.rack_n[seat] >= self.st.rack_size:
+        if self.st.rack_n[seat] >= self.st.rules.rack_size:
             raise ValueError(f"the rack of seat {seat} is full")
-        for i in range(self.st.bag_n):
-            if self.st.bag[i] == tile:
-                self.st.bag_n -= 1
-                self.st.bag[i] = self.st.bag[self.st.bag_n]
-                self.st.rack[seat][self.st.rack_n[seat]] = tile
-                self.st.rack_n[seat] += 1
-                return
-        raise ValueError(f"no tile {TILES[tile]} left in the bag")
+        if not bag_take(&self.st.bag, tile):
+            raise ValueError(f"no tile {TILES[tile]} left in the bag")
+        self.st.rack[seat][self.st.rack_n[seat]] = tile
+        self.st.rack_n[seat] += 1
 
     # -- building a position ---------------------------------------------------------------------
     def set_position(self, dict cells, scores, racks, bag_counts, int current, int phase,
                      int bonus, first_symbols, int turn):
         """Replace the whole state. ``cells`` maps padded indices to colours (tile halves only).
 
-        The caller (``Game.from_text``) has checked every value's range.
+        The caller (``genial.notation``) has checked every value's range.
         """
         cdef State *st = &self.st
         cdef uint8_t counts[NTYPE]
@@ -1160,9 +1065,9 @@ cdef class Core:
         _reset_board(st)
         for z, c in cells.items():
             fill(st, z, c)
-        for i in range(st.players):
+        for i in range(st.rules.players):
             for c in range(NCOL):
-                st.score[st.counter_of[i]][c] = scores[i][c]
+                st.score[st.rules.counter_of[i]][c] = scores[i][c]
             st.rack_n[i] = len(racks[i])
             for c in range(len(racks[i])):
                 st.rack[i][c] = racks[i][c]
@@ -1172,7 +1077,7 @@ cdef class Core:
             st.n_swaps[i] = 0
         for i in range(NTYPE):
             counts[i] = bag_counts[i]
-        fill_bag(st, counts)
+        bag_fill(&st.bag, counts, NTYPE)
         st.current = current
         st.phase = phase
         st.bonus = bonus
@@ -1183,16 +1088,15 @@ cdef class Core:
 # ---------------------------------------------------------------------------------------------
 # whole games: the batch engine
 
-cdef int play_game(State *st, const uint8_t *pol, const double *eps, Draws *ds,
-                   int16_t *moves, uint8_t *counts, int max_moves,
+cdef int play_game(State *st, const uint8_t *pol, const double *eps, Draws *ds, GameLog *log,
                    const int16_t *forced_seat, const int16_t *forced_action,
                    int n_forced) noexcept nogil:
-    """Play the game in ``st`` to its end with the seats' policies; log the moves if asked.
+    """Play the game in ``st`` to its end with the seats' policies; log the moves if ``log``.
 
     The ``n_forced`` forced placements are made, in order, at the next placement decision of
-    their seat (the caller has checked that they are legal then). Returns the number of moves
-    (decisions) made."""
-    cdef int a, before, n = 0, f = 0
+    their seat (the caller has checked that they are legal then). Returns 1 if the game stopped
+    with no legal move (possible only from hand-made positions), else 0."""
+    cdef int a, before, f = 0
     while st.phase != PH_OVER:
         if f < n_forced and st.phase == PH_PLACE and st.current == forced_seat[f]:
             a = forced_action[f]
@@ -1201,49 +1105,62 @@ cdef int play_game(State *st, const uint8_t *pol, const double *eps, Draws *ds,
             a = choose(st, pol[st.current], eps[st.current], ds.rng)
         if a < 0:                       # nothing playable (only in hand-made positions)
             st.phase = PH_OVER
-            break
+            return 1
         before = ds.n_log
         apply_action(st, a, ds)
-        if moves != NULL and n < max_moves:
-            moves[n] = a
-            counts[n] = ds.n_log - before
-        n += 1
-    return n
+        if log != NULL:
+            if log.n_moves < LOG_MOVES:
+                log.moves[log.n_moves] = a
+                log.counts[log.n_moves] = ds.n_log - before
+                log.n_moves += 1
+            else:
+                log.overflow = 1
+    return 0
 
 
-MAX_LOG_MOVES = 512
-MAX_LOG_DRAWS = 2048
+cdef void write_row(State *st, GameRow *row) noexcept nogil:
+    """The result row of a finished game (``row.truncated`` is the caller's)."""
+    cdef int16_t rk[MAXP]
+    cdef int i, c, first = -1, nfirst = 0
+    ranks(st, rk)
+    memset(row, 0, sizeof(GameRow))
+    for i in range(st.rules.players):
+        for c in range(NCOL):
+            row.scores[i][c] = st.score[st.rules.counter_of[i]][c]
+        row.ranks[i] = rk[i]
+        row.bonus[i] = st.n_bonus[i]
+        row.swaps[i] = st.n_swaps[i]
+        row.opening[i] = st.opening[i]
+        if rk[i] == 0 and i < st.rules.n_sets:   # seat i < n_sets stands for counter set i
+            nfirst += 1
+            first = i
+    row.winner = first if nfirst == 1 else -1
+    row.placements = st.placements
+    row.turns = st.turn
 
 
 def run_chunk(Core start not None, object bit_generator, bint deal,
-              const uint8_t[::1] policies, const double[::1] epsilons,
-              uint8_t[:, :, ::1] scores, int8_t[:, ::1] ranks_out, int8_t[::1] winner,
-              int16_t[::1] placements, int16_t[::1] turns, int16_t[:, ::1] bonus,
-              int16_t[:, ::1] swaps, int16_t[:, ::1] opening,
-              int16_t[:, ::1] log_moves=None, uint8_t[:, ::1] log_counts=None,
-              uint8_t[:, ::1] log_draws=None, int16_t[::1] log_n=None,
-              int16_t[::1] log_n_draws=None, const int16_t[::1] forced_seats=None,
+              const uint8_t[::1] policies, const double[::1] epsilons, GameRow[::1] rows,
+              GameLog[::1] logs=None, const int16_t[::1] forced_seats=None,
               const int16_t[::1] forced_actions=None):
-    """Play ``len(winner)`` games from ``start`` (dealt first if ``deal``) with one bit generator,
-    writing one row per game into the arrays. Runs without the GIL.
-
-    The ``log_*`` arrays, when given, receive each game's moves (action ids), the number of tiles
-    drawn after each move and every drawn tile (the deal first), for records.
-    ``forced_seats``/``forced_actions``: placements every game makes (see ``play_game``).
+    """Play ``len(rows)`` games from ``start`` (dealt first if ``deal``) with one bit generator,
+    writing one ``GameRow`` per game (and its ``GameLog`` if ``logs`` is given). Runs without
+    the GIL. ``forced_seats``/``forced_actions``: placements every game makes (``play_game``).
     """
-    cdef Py_ssize_t n = winner.shape[0], g
-    cdef int players = start.st.players
-    cdef int i, c, first, nfirst
-    cdef bint logging = log_moves is not None
+    cdef Py_ssize_t n = rows.shape[0], g
+    cdef int players = start.st.rules.players
+    cdef int i, stuck
     cdef State st
     cdef Draws ds
-    cdef int16_t rk[MAXP]
-    cdef bitgen_t *rng = _bitgen(bit_generator)
+    cdef GameLog *log = NULL
+    cdef bitgen_t *rng = bitgen_of(bit_generator)
     cdef int n_forced = 0
     cdef const int16_t *fseat = NULL
     cdef const int16_t *fact = NULL
     if policies.shape[0] < players or epsilons.shape[0] < players:
         raise ValueError("one policy and one epsilon per seat are needed")
+    if logs is not None and logs.shape[0] != n:
+        raise ValueError("one log per row")
     if forced_seats is not None and forced_seats.shape[0] > 0:
         if forced_actions is None or forced_actions.shape[0] != forced_seats.shape[0]:
             raise ValueError("one forced action per forced seat")
@@ -1255,33 +1172,18 @@ def run_chunk(Core start not None, object bit_generator, bint deal,
             memcpy(&st, &start.st, sizeof(State))
             memset(&ds, 0, sizeof(Draws))
             ds.rng = rng
-            if logging:
-                ds.log = &log_draws[g, 0]
-                ds.max_log = log_draws.shape[1]
+            if logs is not None:
+                log = &logs[g]
+                memset(log, 0, sizeof(GameLog))
+                ds.log = &log.draws[0]
+                ds.max_log = LOG_DRAWS
             if deal:
                 for i in range(players):
                     refill(&st, i, &ds)
-            if logging:
-                i = play_game(&st, &policies[0], &epsilons[0], &ds, &log_moves[g, 0],
-                              &log_counts[g, 0], log_moves.shape[1], fseat, fact, n_forced)
-                log_n[g] = i
-                log_n_draws[g] = ds.n_log
-            else:
-                play_game(&st, &policies[0], &epsilons[0], &ds, NULL, NULL, 0,
-                          fseat, fact, n_forced)
-            ranks(&st, rk)
-            nfirst = 0
-            first = -1
-            for i in range(players):
-                for c in range(NCOL):
-                    scores[g, i, c] = st.score[st.counter_of[i]][c]
-                ranks_out[g, i] = rk[i]
-                bonus[g, i] = st.n_bonus[i]
-                swaps[g, i] = st.n_swaps[i]
-                opening[g, i] = st.opening[i]
-                if rk[i] == 0 and i < st.n_sets:   # seat i < n_sets stands for counter set i
-                    nfirst += 1
-                    first = i
-            winner[g] = first if nfirst == 1 else -1
-            placements[g] = st.placements
-            turns[g] = st.turn
+            stuck = play_game(&st, &policies[0], &epsilons[0], &ds, log, fseat, fact, n_forced)
+            write_row(&st, &rows[g])
+            rows[g].truncated = stuck
+            if log != NULL:
+                log.n_draws = ds.n_log
+                if ds.error == DRAW_LOG_FULL:
+                    log.overflow = 1

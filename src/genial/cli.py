@@ -13,6 +13,7 @@ import json
 import sys
 from collections.abc import Sequence
 
+from ._version import __version__
 from .game import Game
 from .rules import Rules
 
@@ -46,7 +47,7 @@ def _play(args: argparse.Namespace) -> int:
 
 
 def _simulate(args: argparse.Namespace) -> int:
-    from .simulation import simulate
+    from .batch import simulate
 
     runs = simulate(
         args.games,
@@ -124,6 +125,7 @@ def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="genial", description="Simulate Reiner Knizia's Ingenious (Einfach Genial)."
     )
+    parser.add_argument("--version", action="version", version=f"genial {__version__}")
     sub = parser.add_subparsers(dest="command", required=True)
     play = sub.add_parser("play", help="play and print one game between built-in policies")
     _add_rules(play)

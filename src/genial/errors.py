@@ -1,6 +1,19 @@
-"""genial's exceptions: every one is a ``ValueError`` that says what is wrong."""
+"""genial's exceptions: every one is a ``ValueError`` that says what is wrong.
 
-__all__ = ["GenialError", "IllegalMoveError", "PositionError", "RecordError", "RulesError"]
+Messages quote what they reject through :func:`excerpt`, so a huge input never makes a huge message.
+Rule citations (``§3.2``) refer to the sections of ``docs/rules.md`` in the repository.
+"""
+
+from __future__ import annotations
+
+__all__ = [
+    "GenialError",
+    "IllegalMoveError",
+    "PositionError",
+    "RecordError",
+    "RulesError",
+    "excerpt",
+]
 
 
 class GenialError(ValueError):
@@ -20,4 +33,20 @@ class RecordError(GenialError):
 
 
 class RulesError(GenialError):
-    """Rules that do not describe a game of RULES.md (e.g. teams with 3 players)."""
+    """Rules that do not describe a game of docs/rules.md (e.g. teams with 3 players)."""
+
+
+def excerpt(value: object, limit: int = 40) -> str:
+    """``repr(value)``, cut to about ``limit`` characters for error messages.
+
+    >>> excerpt("x" * 100)
+    "'xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx'... (100 characters)"
+    >>> excerpt(12)
+    '12'
+    """
+    if isinstance(value, str) and len(value) > limit:
+        return f"{value[: limit - 3]!r}... ({len(value)} characters)"
+    text = repr(value) if not isinstance(value, (list, dict, tuple)) or len(value) < 16 else None
+    if text is None:
+        return f"<{type(value).__name__} of {len(value)} items>"  # type: ignore[arg-type]
+    return text if len(text) <= limit + 10 else text[:limit] + "..."

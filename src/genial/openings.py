@@ -23,26 +23,24 @@ from __future__ import annotations
 import math
 import os
 import time
-from collections.abc import Callable, Iterable, Sequence
-from concurrent.futures import ThreadPoolExecutor
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Literal
 
 import numpy as np
-import numpy.typing as npt
 
-from . import _core
-from .game import COLOUR_NAMES, SYMBOLS, Game, GenialError, Move, distance
+from .batch import Playouts, simulate
+from .batch.backends import backend_for, worker_count
+from .batch.progress import progress_bar
+from .errors import GenialError
+from .game import Game
+from .geometry import COLOUR_NAMES, SYMBOLS, Symmetry, distance, symmetries
+from .moves import TILES, Move
+from .notation import NO_SYMBOL, Position, touched_symbol
+from .policies import canonical, parse_policies
 from .rules import Rules
-from .simulation import (
-    Playouts,
-    _parse_policies,
-    _progress_bar,
-    _seed_sequence,
-    _workers,
-    simulate,
-    wilson_interval,
-)
+from .seeds import as_seed_sequence, child_seed
+from .stats import Z95, holm, mean_interval, wilson_interval
 
 if TYPE_CHECKING:  # pragma: no cover
     import pandas as pd
@@ -51,55 +49,27 @@ __all__ = [
     "OpeningAnalysis",
     "OpeningClass",
     "analyse",
+    "first_placements",
     "first_player_advantage",
     "holm",
+    "map_move",
     "observe",
     "opening_classes",
     "symmetries",
 ]
 
 Cell = tuple[int, int]
-_Z95 = 1.959963984540054
 
 
-# -- the symmetry group (RULES §1.6) -----------------------------------------------------------
+# -- the symmetry group (RULES §1.6, in genial.geometry) acting on moves --------------------
 
 
-@dataclass(frozen=True)
-class Symmetry:
-    """One of the 12 symmetries: ``rotation`` sixths of a turn clockwise, after a mirror image
-    in the axis q = r when ``mirror``. Colours follow their symbols."""
-
-    rotation: int
-    mirror: bool
-
-    def cell(self, cell: Cell) -> Cell:
-        q, r = cell
-        if self.mirror:
-            q, r = r, q
-        for _ in range(self.rotation):
-            q, r = -r, q + r
-        return (q, r)
-
-    def colour(self, colour: int) -> int:
-        c = 5 - colour if self.mirror else colour
-        return (c + self.rotation) % 6
-
-    def move(self, move: Move) -> Move:
-        if move.cells is None or move.colours is None:
-            return move
-        cells = (self.cell(move.cells[0]), self.cell(move.cells[1]))
-        return Move.place(cells, (self.colour(move.colours[0]), self.colour(move.colours[1])))
-
-
-def symmetries() -> list[Symmetry]:
-    """The 12 elements of the group, the identity first.
-
-    >>> group = symmetries()
-    >>> len(group), all(g.cell(SYMBOLS[c]) == SYMBOLS[g.colour(c)] for g in group for c in range(6))
-    (12, True)
-    """
-    return [Symmetry(k, m) for m in (False, True) for k in range(6)]
+def map_move(symmetry: Symmetry, move: Move) -> Move:
+    """The image of a move under a symmetry (cells and colours both mapped)."""
+    if move.cells is None or move.colours is None:
+        return move
+    cells = (symmetry.cell(move.cells[0]), symmetry.cell(move.cells[1]))
+    return Move.place(cells, (symmetry.colour(move.colours[0]), symmetry.colour(move.colours[1])))
 
 
 # -- classes of openings -----------------------------------------------------------------------
@@ -126,12 +96,8 @@ class OpeningClass:
 
 
 def _touched_symbol(move: Move) -> int:
-    assert move.cells is not None
-    for c, (sq, sr) in enumerate(SYMBOLS):
-        for q, r in move.cells:
-            if max(abs(q - sq), abs(r - sr), abs(q - sq + r - sr)) == 1:
-                return c
-    return -1  # a tournament first placement may touch only a tile (RULES §4.3)
+    s = touched_symbol(move)
+    return -1 if s == NO_SYMBOL else s  # a tournament first placement may touch only a tile
 
 
 def _cross(u: Cell, p: Cell) -> int:
@@ -244,25 +210,28 @@ def _describe(move: Move, players: int, points: int) -> dict[str, Any]:
     }
 
 
-def _first_placements(game: Game) -> list[Move]:
-    """All first placements of the current player with any tile (RULES §3.2)."""
-    core = game._core
-    out = []
-    for edge in range(_core.N_EDGES):
-        if core.is_free_edge(edge) and core.first_round_ok(edge):
-            for c0 in range(6):
-                for c1 in range(6):
-                    out.append(Move.from_action(edge * 36 + c0 * 6 + c1, game.players))
-    return out
+def _first_placements(position: Position) -> list[Move]:
+    """All first placements of the seat to move at ``position`` with any tile (RULES §3.2):
+    the legal moves of the position with each tile type in turn as every rack."""
+    out: set[Move] = set()
+    players = position.rules.players
+    for tile in TILES:
+        pos = position.replace(racks=((tile,),) * players, bag=(0,) * len(TILES))
+        out.update(Game.from_position(pos).legal_moves())
+    return sorted(out, key=lambda m: m.action)
 
 
-def _empty_game(rules: Rules | int) -> Game:
-    rules = rules if isinstance(rules, Rules) else Rules(rules)
-    players = rules.players
-    text = Game(rules=rules, seed=0).to_text().split()
-    text[3] = "/".join(["RR"] * players)
-    text[4] = "0" * 21
-    return Game.from_text(" ".join(text))
+def _empty_position(rules: Rules) -> Position:
+    return Position.empty(rules).replace(bag=(0,) * len(TILES))
+
+
+def first_placements(players: int | str | Rules = 2) -> list[Move]:
+    """Every legal first placement of the first player on the empty board, by action id.
+
+    >>> len(first_placements(2))
+    1944
+    """
+    return _first_placements(_empty_position(Rules.of(players)))
 
 
 def opening_classes(
@@ -272,32 +241,33 @@ def opening_classes(
     of the second player's first placement after that opening (folded by the symmetries that
     fix it). ``players`` may be a ``genial.Rules`` for a variant. Sorted by representative
     action id."""
-    rules = players if isinstance(players, Rules) else Rules.of(players)
+    rules = Rules.of(players)
     players = rules.players
-    game = _empty_game(rules)
+    position = _empty_position(rules)
     group = symmetries()
     if reply_to is not None:
         if players == 1:
             raise GenialError("reply_to: the solo game has no second player")
         first = reply_to if isinstance(reply_to, Move) else Move.parse(reply_to)
-        if first.kind != "place" or first not in set(_first_placements(game)):
+        if first.kind != "place" or first not in set(_first_placements(position)):
             raise GenialError(
                 f"reply_to: {first} is not a legal first placement of the first player"
             )
-        game = _after(game, first)
-        group = [g for g in group if g.move(first) == first]
-    candidates = _first_placements(game)
+        position = position.place(first, seat=0).replace(to_move=1)
+        group = [g for g in group if map_move(g, first) == first]
+    candidates = _first_placements(position)
     legal = set(candidates)
     seen: set[Move] = set()
     classes = []
+    scorer = Game.from_position(position.replace(racks=(((0, 0),),) * players))
     for move in sorted(candidates, key=lambda m: m.action):
         if move in seen:
             continue
-        orbit = {g.move(move) for g in group}
+        orbit = {map_move(g, move) for g in group}
         assert orbit <= legal, "the symmetry group maps legal openings to legal openings"
         seen |= orbit
         members = tuple(sorted(orbit, key=lambda m: m.action))
-        points = sum(game.gains(members[0]))
+        points = sum(scorer.gains(members[0]))
         classes.append((members, _describe(members[0], players, points)))
     return [
         OpeningClass(index=i, representative=m[0], members=m, **info)
@@ -305,51 +275,7 @@ def opening_classes(
     ]
 
 
-def _after(game: Game, move: Move) -> Game:
-    """The empty position after ``move`` by seat 0, with seat 1 to place (racks arbitrary)."""
-    assert move.cells is not None and move.colours is not None
-    text = game.to_text().split()
-    radius = game.radius
-    rows = text[1].split("/")
-    for cell, colour in zip(move.cells, move.colours, strict=True):
-        q, r = cell
-        row = list(rows[r + radius])
-        row[q - max(-radius, -radius - r)] = "RGBOYP"[colour]
-        rows[r + radius] = "".join(row)
-    text[1] = "/".join(rows)
-    text[5] = "1"
-    first = ["-"] * game.players
-    first[0] = "RGBOYP"[_touched_symbol(move)]
-    text[8] = "".join(first)
-    return Game.from_text(" ".join(text))
-
-
 # -- statistics --------------------------------------------------------------------------------
-
-
-def holm(p_values: npt.ArrayLike) -> npt.NDArray[np.float64]:
-    """Holm-Bonferroni adjusted p-values (step-down, monotone).
-
-    >>> holm([0.01, 0.04, 0.03]).round(3).tolist()
-    [0.03, 0.06, 0.06]
-    """
-    p = np.asarray(p_values, dtype=np.float64)
-    m = len(p)
-    order = np.argsort(p, kind="stable")
-    adjusted = np.minimum(1.0, (m - np.arange(m)) * p[order])
-    adjusted = np.maximum.accumulate(adjusted)
-    out = np.empty(m)
-    out[order] = adjusted
-    return out
-
-
-def _mean_interval(x: npt.NDArray[Any]) -> tuple[float, float, float]:
-    n = len(x)
-    if n == 0:
-        return (math.nan, math.nan, math.nan)
-    mean = float(x.mean())
-    half = _Z95 * float(x.std(ddof=1)) / math.sqrt(n) if n > 1 else math.nan
-    return (mean, mean - half, mean + half)
 
 
 def _class_stats(runs: Playouts, seat: int) -> dict[str, float]:
@@ -363,8 +289,8 @@ def _class_stats(runs: Playouts, seat: int) -> dict[str, float]:
     mine = lowest[:, seat]
     opponents = [s for s in range(rules.players) if rules.team_of(s) != side]
     others = lowest[:, opponents].max(axis=1) if opponents else np.zeros(n)
-    low_mean, low_lo, low_hi = _mean_interval(mine)
-    margin_mean, margin_lo, margin_hi = _mean_interval(mine - others)
+    low_mean, low_lo, low_hi = mean_interval(mine)
+    margin_mean, margin_lo, margin_hi = mean_interval(mine - others)
     return {
         "games": n,
         "wins": wins,
@@ -446,7 +372,7 @@ class OpeningAnalysis:
         """A figure: the hex-board heatmap of win rate by the cells of the opening, and the
         best and worst ``top`` classes with their intervals. Saved to ``path`` if given (PNG,
         SVG, PDF: by its extension); returns the matplotlib Figure. Needs ``genial[plot]``."""
-        from .render import opening_figure
+        from .render.plot import opening_figure
 
         figure = opening_figure(self, top=top)
         if path is not None:
@@ -552,7 +478,7 @@ def _table(
             within = (table["games"] * table["lowest_sd"].fillna(0) ** 2).sum()
             between = (table["games"] * (table["lowest"] - average) ** 2).sum()
             spread = math.sqrt((within + between) / games) if games else math.nan
-            half = _Z95 * spread / math.sqrt(games) if games else math.nan
+            half = Z95 * spread / math.sqrt(games) if games else math.nan
             lo, hi = average - half, average + half
             z = (table["lowest"].to_numpy(dtype=np.float64) - average) / (spread / np.sqrt(n))
         p_value = np.array([math.erfc(abs(v) / math.sqrt(2)) if np.isfinite(v) else 1.0 for v in z])
@@ -599,26 +525,24 @@ def analyse(
         raise GenialError(f"games_per_opening must be an int, got {games_per_opening!r}")
     if games_per_opening < 1:
         raise GenialError(f"games_per_opening must be >= 1, got {games_per_opening}")
-    names, _, _ = _parse_policies(policy, players, epsilon)
-    n_workers = _workers(workers)
-    root = _seed_sequence(seed)
+    bases, epsilons = parse_policies(policy, players, epsilon)
+    names = tuple(canonical(b, e) for b, e in zip(bases, epsilons, strict=True))
+    n_workers = worker_count(workers)
+    root = as_seed_sequence(seed)
     first = None
     if reply_to is not None:
         first = reply_to if isinstance(reply_to, Move) else Move.parse(reply_to)
     classes = opening_classes(game_rules, first)
     seat = 0 if first is None else 1
-    bar = _progress_bar(games_per_opening * len(classes), progress)
+    bar = progress_bar(games_per_opening * len(classes), progress)
 
     def run(cls: OpeningClass) -> dict[str, float]:
-        child = np.random.SeedSequence(
-            root.entropy, spawn_key=(*root.spawn_key, cls.index), pool_size=root.pool_size
-        )
         openings = [cls.representative] if first is None else [first, cls.representative]
         runs = simulate(
             int(games_per_opening),
             rules=game_rules,
-            policy=names,
-            seed=child,
+            policy=policy,
+            seed=child_seed(root, cls.index),
             openings=openings,
             epsilon=epsilon,
         )
@@ -627,7 +551,7 @@ def analyse(
         return _class_stats(runs, seat)
 
     began = time.perf_counter()
-    stats = _map(run, classes, n_workers)
+    stats = list(backend_for(n_workers, len(classes)).map(run, classes))
     seconds = time.perf_counter() - began
     metric = "lowest" if players == 1 else "win_rate"
     table, average, lo, hi = _table(classes, stats, metric)
@@ -647,15 +571,6 @@ def analyse(
         metric=metric,
         seconds=seconds,
     )
-
-
-def _map(
-    fn: Callable[[OpeningClass], dict[str, float]], items: Iterable[OpeningClass], workers: int
-) -> list[dict[str, float]]:
-    if workers == 1:
-        return [fn(item) for item in items]
-    with ThreadPoolExecutor(max_workers=workers) as pool:
-        return list(pool.map(fn, items))
 
 
 def observe(runs: Playouts, seat: int = 0) -> OpeningAnalysis:
@@ -717,14 +632,11 @@ def first_player_advantage(
     """
     import pandas as pd
 
-    root = _seed_sequence(seed)
+    root = as_seed_sequence(seed)
     rows = []
     for i, n in enumerate(players):
         for j, policy in enumerate(policies):
-            child = np.random.SeedSequence(
-                root.entropy, spawn_key=(*root.spawn_key, i, j), pool_size=root.pool_size
-            )
-            runs = simulate(games, n, policy=policy, seed=child, workers=workers)
+            runs = simulate(games, n, policy=policy, seed=child_seed(root, i, j), workers=workers)
             wins = int((runs.winner == 0).sum())
             lo, hi = wilson_interval(wins, games)
             rows.append(

@@ -5,8 +5,8 @@ immutable object.
 Rules(players=2)
 >>> solo = Rules(players=1)
 >>> solo.rack_size, solo.cap, solo.crossing, solo.bonus, solo.swap
-(0, 36, 18, 'none', False)
->>> Rules.parse("4t") == Rules(players=4, teams=True)
+(1, 36, 18, 'none', False)
+>>> Rules.parse("4t") == Rules(players=4, teams=True) == Rules.of("4t")
 True
 >>> str(Rules(players=2, tournament=True, tiles="travel"))
 '2Tv'
@@ -21,7 +21,7 @@ from typing import Literal
 import numpy as np
 
 from . import _core
-from .errors import RulesError
+from .errors import RulesError, excerpt
 
 __all__ = ["Rules", "RulesError"]
 
@@ -73,8 +73,9 @@ class Rules:
 
     @property
     def rack_size(self) -> int:
-        """Tiles on a rack; 0 for solo, where the drawn tile is placed at once."""
-        return 0 if self.players == 1 else 6
+        """Tiles a rack is refilled to: 6, or 1 in solo, where the tile just drawn is the rack
+        (RULES §4.1). This is what the kernel holds."""
+        return 1 if self.players == 1 else 6
 
     @property
     def double_counters(self) -> bool:
@@ -102,7 +103,7 @@ class Rules:
     @property
     def first_round(self) -> Literal["new-symbol", "symbol-or-tile"]:
         """The first-round rule: touch a symbol no earlier first placement touched (RULES §3.2),
-        or touch a symbol or a tile (tournament, RULES §4.3)."""
+        or touch a symbol or a tile (tournament, §4.3)."""
         return "symbol-or-tile" if self.tournament else "new-symbol"
 
     @property
@@ -122,7 +123,7 @@ class Rules:
     @property
     def tile_counts(self) -> tuple[int, ...]:
         """Tiles of each type in the set, in tile type order (RR, RG, ..., PP)."""
-        return _core.TRAVEL_COUNTS if self.tiles == "travel" else _core.STANDARD_COUNTS
+        return _core.TILE_SETS[self.tiles]
 
     @property
     def tile_total(self) -> int:
@@ -139,16 +140,16 @@ class Rules:
     def core(self) -> _core.Core:
         """A kernel state under these rules: empty board, full bag, nobody dealt."""
         return _core.Core(
-            self.players,
+            players=self.players,
             radius=self.radius,
-            rack_size=max(self.rack_size, 1),
+            rack_size=self.rack_size,
             cap=self.cap,
             cross=self.crossing,
             bonus={"none": 0, "each": 1, "one": 2}[self.bonus],
             first={"new-symbol": 1, "symbol-or-tile": 2}[self.first_round],
             swap=self.swap,
             teams=self.teams,
-            tiles=self.tiles,
+            tile_counts=self.tile_counts,
         )
 
     # -- notation -----------------------------------------------------------------------------
@@ -173,11 +174,11 @@ class Rules:
     @classmethod
     def parse(cls, text: str) -> Rules:
         """Read the rules field of a position text (``'2'``, ``'1v'``, ``'4t'``, ``'2Tv'`` ...)."""
-        match = _TOKEN.fullmatch(text) if isinstance(text, str) else None
+        match = _TOKEN.fullmatch(text) if isinstance(text, str) and len(text) <= 4 else None
         if match is None:
             raise RulesError(
-                f"rules {text!r}: expected the player count 1-4, then t (teams), T (tournament), "
-                "v (travel set)"
+                f"rules {excerpt(text)}: expected the player count 1-4, then t (teams), "
+                "T (tournament), v (travel set), like '2', '4t' or '2Tv'"
             )
         return cls(
             players=int(match.group(1)),
@@ -189,26 +190,35 @@ class Rules:
     @classmethod
     def of(
         cls,
-        players: int = 2,
+        players: int | str | Rules = 2,
         *,
         teams: bool = False,
         tournament: bool = False,
         tiles: Literal["standard", "travel"] = "standard",
-        rules: Rules | None = None,
+        rules: Rules | str | None = None,
     ) -> Rules:
-        """The rules named by the usual keywords, or ``rules`` itself."""
+        """The rules named in any of the accepted ways: a ``Rules``, its token (``"4t"``), or the
+        player count with the variant keywords (``4, teams=True``). ``rules=`` takes a ``Rules``
+        or a token instead of ``players``; the keywords then must stay at their defaults.
+
+        >>> Rules.of(4, teams=True) == Rules.of("4t") == Rules.of(rules="4t")
+        True
+        """
+        named = teams or tournament or tiles != "standard"
         if rules is not None:
-            if not isinstance(rules, Rules):
-                raise RulesError(f"rules must be a genial.Rules, got {rules!r}")
-            named = (players, teams, tournament, tiles)
-            if named not in (
-                (2, False, False, "standard"),
-                (rules.players, False, False, "standard"),
-            ):
+            if not (isinstance(players, int) and players == 2) or named:
+                raise RulesError("give either rules= or the players/teams/tournament/tiles keywords")
+            players = rules
+        if isinstance(players, (Rules, str)):
+            if named:
                 raise RulesError(
-                    "give either rules= or the players/teams/tournament/tiles keywords"
+                    f"rules {excerpt(str(players))} already name the variant: "
+                    "drop teams/tournament/tiles"
                 )
-            return rules
+            return players if isinstance(players, Rules) else cls.parse(players)
         if isinstance(players, bool) or not isinstance(players, (int, np.integer)):
-            raise RulesError(f"players must be an int (1 to 4), got {players!r}")
+            raise RulesError(
+                f"players must be a count 1-4, a rules token like '4t' or a genial.Rules, "
+                f"got {excerpt(players)}"
+            )
         return cls(int(players), teams, tournament, tiles)

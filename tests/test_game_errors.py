@@ -1,6 +1,6 @@
-"""Rule tests for wrong input: every error is the ValueError subclass the spec names, and the
+"""Rule tests for wrong input: every error is the ValueError subclass the API documents, and the
 game is unchanged afterwards (to_text() identical).  RULES §1.3, §1.4, §3.2 and the notation of
-the spec (moves, position text, record)."""
+the API (moves, position text, record)."""
 
 import copy
 
@@ -8,7 +8,7 @@ import pytest
 
 import genial
 
-from . import test_rules_helpers as helpers
+from .rules import positions as helpers
 
 h = helpers
 R, G, B, O, Y, P = range(6)  # noqa: E741 (the colour letters of RULES §1.4)
@@ -23,9 +23,9 @@ def test_error_classes_are_value_errors():
 @pytest.mark.parametrize("players", [0, 5, 6])
 def test_bad_player_count(players):
     """RULES §3 (2-4 players), spec: Game(players) outside 2..4 raises ValueError."""
-    with pytest.raises(ValueError):  # noqa: PT011 (the spec names only ValueError here)
+    with pytest.raises(ValueError):  # noqa: PT011 (the API promises a ValueError here)
         genial.Game(players)
-    with pytest.raises(ValueError):  # noqa: PT011 (the spec names only ValueError here)
+    with pytest.raises(ValueError):  # noqa: PT011 (the API promises a ValueError here)
         genial.Game(players=players, seed=1)
 
 
@@ -133,7 +133,7 @@ def test_gains_rejects_bad_cells(text):
     adjacent / not in the area."""
     g = _mid_game()
     before = g.to_text()
-    with pytest.raises(ValueError):  # noqa: PT011 (the spec names only ValueError here)
+    with pytest.raises(ValueError):  # noqa: PT011 (the API promises a ValueError here)
         g.gains(genial.Move.parse(text))  # parse may already refuse (2,2)+(4,2)
     assert g.to_text() == before
 
@@ -142,7 +142,7 @@ def test_gains_rejects_bad_cells(text):
 def test_gains_rejects_non_placements(move):
     """RULES §3.3 (only placements score), spec gains: raises for a non-placement."""
     g = _mid_game()
-    with pytest.raises(ValueError):  # noqa: PT011 (the spec names only ValueError here)
+    with pytest.raises(ValueError):  # noqa: PT011 (the API promises a ValueError here)
         g.gains(move())
 
 
@@ -339,9 +339,9 @@ def test_bad_record(name, rec):
 def test_record_with_an_illegal_move():
     """Spec, Record/Errors: a record whose first move breaks the first-round rule (RULES §3.2:
     (0,0)+(1,0) touches no symbol) is rejected with a ValueError (RecordError or
-    IllegalMoveError: the spec does not say which)."""
+    IllegalMoveError: the API does not say which)."""
     rec = copy.deepcopy(_record())
     lo, hi = genial.Game.from_text(rec["start"]).rack(0)[0]
     rec["moves"] = [{"move": f"{h.LETTERS[lo]}0,0+{h.LETTERS[hi]}1,0", "draws": []}]
-    with pytest.raises(ValueError):  # noqa: PT011 (the spec names only ValueError here)
+    with pytest.raises(ValueError):  # noqa: PT011 (the API promises a ValueError here)
         genial.Game.from_record(rec)

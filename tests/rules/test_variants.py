@@ -1,8 +1,8 @@
 """Hand-computed rule tests for the variants: solo (RULES §4.1), teams (§4.2), tournament rules
-(§4.3), the travel set (§2.2), and the genial.Rules objects that name them (spec "Variants").
+(§4.3), the travel set (§2.2), and the genial.Rules objects that name them (README "Variants").
 
 Colour indices R G B O Y P = 0..5; tiles (lo, hi).  Every expected number is worked out by hand
-from /work/shared/RULES.md and /tmp/spec.md; the derivation is in a comment or docstring next to
+from docs/rules.md; the derivation is in a comment or docstring next to
 it.  Placements on an otherwise empty region of the board score only what is derived: a ray
 stops at the first empty cell (RULES §3.3), and the printed symbols are 5 from the centre.
 """
@@ -13,7 +13,7 @@ import pytest
 
 import genial
 
-from . import test_rules_helpers as helpers
+from . import positions as helpers
 
 h = helpers
 R, G, B, O, Y, P = range(6)  # noqa: E741 (the colour letters of RULES §1.4)
@@ -1003,7 +1003,7 @@ def test_rules_properties(token):
     rules = genial.Rules.parse(token)
     players, teams, tournament, tiles = KEYWORDS[token]
     assert rules.radius == {1: 5, 2: 5, 3: 6, 4: 7}[players]
-    assert rules.rack_size == (0 if players == 1 else 6)
+    assert rules.rack_size == (1 if players == 1 else 6)  # solo: the tile just drawn
     assert rules.cap == (36 if players == 1 or teams else 18)
     assert rules.crossing == 18
     assert rules.bonus == ("none" if players == 1 else "one" if tournament else "each")
@@ -1060,7 +1060,7 @@ def test_rules_parse_garbage(token):
 def test_rules_bad_values():
     """Spec Variants: players outside 1..4 and an unknown tile set are refused (ValueError)."""
     for kw in (dict(players=0), dict(players=5), dict(players=2, tiles="huge")):
-        with pytest.raises(ValueError):  # noqa: PT011 (the spec names only ValueError here)
+        with pytest.raises(ValueError):  # noqa: PT011 (the API promises a ValueError here)
             genial.Rules(**kw)
 
 

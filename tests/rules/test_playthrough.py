@@ -12,7 +12,7 @@ import pytest
 
 import genial
 
-from . import test_rules_helpers as helpers
+from . import positions as helpers
 
 h = helpers
 

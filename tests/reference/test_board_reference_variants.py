@@ -1,4 +1,4 @@
-"""Tests of the reference implementation's variants (tests/reference.py) against RULES.md.
+"""Tests of the reference implementation's variants (tests/reference.py) against docs/rules.md.
 
 Solo (RULES §4.1), teams (RULES §4.2), tournament rules (RULES §4.3) and the travel set
 (RULES §2.2), with the decisions of the spec: hand-computed situations, then random games per
@@ -10,14 +10,10 @@ from __future__ import annotations
 import collections
 import copy
 import random
-import sys
-from pathlib import Path
 
 import pytest
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-
-from reference import (
+from .board import (
     CAP,
     DIRECTIONS,
     KEEP,

@@ -1,66 +1,19 @@
-"""Pictures of games for people: an ASCII drawing of the hex board (pure functions, read-only)."""
+"""Plots (matplotlib, an optional extra: ``pip install 'genial-sim[plot]'``): the hex-board
+heatmap and the ranked chart of an opening analysis. Pure functions: they draw on axes or return
+a figure, and never choose a matplotlib backend."""
 
 from __future__ import annotations
 
 import math
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import numpy as np
 
-if TYPE_CHECKING:
-    from .game import Game
+from ..geometry import COLOURS, SYMBOLS, area
+from ..rules import Rules
 
+__all__ = ["SYMBOL_COLOURS", "board_heatmap", "opening_figure"]
 
-def ascii_board(game: Game) -> str:
-    """Draw the board, the counters and whose turn it is.
-
-    Tile halves are capital letters (R G B O Y P), printed symbols lower-case letters, empty
-    cells dots. Rows run from r = -radius (top) to r = +radius; each row is shifted half a cell
-    to the right of the one above, as the hexes are.
-
-    >>> from genial import Game
-    >>> print(Game(players=2, seed=0))  # doctest: +ELLIPSIS
-           r . . . . g
-          . . . . . . .
-    ...
-          y . . . . o
-    <BLANKLINE>
-             R   G   B   O   Y   P   rack
-    * p0     0   0   0   0   0   0   ...
-      p1     0   0   0   0   0   0   ...
-    player 0 to move (turn 1, place)
-    """
-    from .game import COLOURS, SYMBOLS, _row, tile_text
-
-    radius = game.radius
-    covered = game.board
-    symbols = {cell: COLOURS[c].lower() for c, cell in enumerate(SYMBOLS)}
-    lines = []
-    for r in range(-radius, radius + 1):
-        row = _row(radius, r)
-        chars = []
-        for cell in row:
-            if cell in symbols:
-                chars.append(symbols[cell])
-            elif cell in covered:
-                chars.append(COLOURS[covered[cell]])
-            else:
-                chars.append(".")
-        lines.append(" " * (abs(r) + 2) + " ".join(chars))
-    lines.append("")
-    lines.append("        " + "  ".join(f"{c:>2}" for c in COLOURS) + "   rack")
-    for p, row in enumerate(game.scores):
-        marker = "*" if p == game.current_player and not game.is_over else " "
-        rack = " ".join(tile_text(t) for t in game.rack(p))
-        lines.append(f"{marker} p{p}    " + "  ".join(f"{int(v):>2}" for v in row) + f"   {rack}")
-    if game.is_over:
-        lines.append(f"game over after {game.turn} turns; ranks {game.ranks().tolist()}")
-    else:
-        lines.append(f"player {game.current_player} to move (turn {game.turn}, {game.phase})")
-    return "\n".join(lines)
-
-
-# -- plots (matplotlib, an optional extra: pip install 'genial[plot]') --------------------------
 
 SYMBOL_COLOURS = ("#d62728", "#2ca02c", "#1f77b4", "#ff7f0e", "#e6c619", "#9467bd")
 """Display colours of R G B O Y P."""
@@ -88,9 +41,6 @@ def board_heatmap(
     import matplotlib as mpl
     from matplotlib.patches import RegularPolygon
 
-    from .game import COLOURS, SYMBOLS, _area
-    from .rules import Rules
-
     radius = Rules(players).radius
     finite = [v for v in values.values() if not math.isnan(v)]
     lo = vmin if vmin is not None else (min(finite) if finite else 0.0)
@@ -98,7 +48,7 @@ def board_heatmap(
     norm = mpl.colors.Normalize(vmin=lo, vmax=hi if hi > lo else lo + 1e-9)
     mapping = mpl.cm.ScalarMappable(norm=norm, cmap=cmap)
     symbols = {cell: c for c, cell in enumerate(SYMBOLS)}
-    for cell in _area(radius):
+    for cell in area(radius):
         x, y = _hex_centre(cell)
         face: Any
         if cell in symbols:

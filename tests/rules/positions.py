@@ -1,4 +1,4 @@
-"""Helpers shared by the hand-computed rule tests (tests/test_rules*.py).
+"""Helpers shared by the hand-computed rule tests (tests/rules/).
 
 Nothing here is a test.  The helpers only *write* position texts in the notation of the spec
 (``<rules> <board> <scores> <racks> <bag> <to-move> <phase> <bonus> <first-round> <turn>``) and
@@ -96,7 +96,7 @@ def position(
 ):
     """Write a position text.
 
-    rules: the first field (spec "Variants"), e.g. "1", "2Tv", "4t" or a genial.Rules; its
+    rules: the first field (README "Variants"), e.g. "1", "2Tv", "4t" or a genial.Rules; its
     leading digit sets the player count (then ``players`` is ignored).  Default: ``players``.
 
     covered: {(q, r): colour (int or letter)} cells covered by tile halves (no printed cells).

@@ -9,7 +9,7 @@ import pytest
 
 import genial
 
-from . import test_rules_helpers as helpers
+from . import positions as helpers
 
 h = helpers
 R, G, B, O, Y, P = range(6)  # noqa: E741 (the colour letters of RULES §1.4)

@@ -2,14 +2,14 @@
 
 Scoring is in test_rules_scoring.py, turn flow (bonus plays, swap, end, ranking) in
 test_rules_turns.py, error handling in test_rules_errors.py.  Every expected number is worked out
-by hand from /work/shared/RULES.md; the derivation is in a comment next to it.
+by hand from docs/rules.md; the derivation is in a comment next to it.
 """
 
 import pytest
 
 import genial
 
-from . import test_rules_helpers as helpers
+from . import positions as helpers
 
 h = helpers
 R, G, B, O, Y, P = range(6)  # noqa: E741 (the colour letters of RULES §1.4)

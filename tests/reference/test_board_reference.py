@@ -1,4 +1,4 @@
-"""Tests of the pure-Python reference implementation (tests/reference.py) against RULES.md.
+"""Tests of the pure-Python reference implementation (tests/reference.py) against docs/rules.md.
 
 The reference is the oracle of the differential tests, so it is checked here on its own: the derived
 figures of RULES §1.5, the tile set of RULES §2.1, the shared scoring fixtures (RULES §3.3), and
@@ -9,17 +9,12 @@ from __future__ import annotations
 
 import collections
 import copy
-import json
-import os
 import random
-import sys
-from pathlib import Path
 
 import pytest
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-
-from reference import (
+from ..fixtures import load
+from .board import (
     CAP,
     KEEP,
     PRINTED,
@@ -130,32 +125,13 @@ def test_rules_2_3_bag_is_set_minus_racks():
 # --------------------------------------------------------------------------- RULES §3.3 fixtures
 
 
-def _scoring_fixture_path():
-    here = Path(__file__).resolve().parents[2] / "shared" / "fixtures" / "scoring.json"
-    if here.exists():
-        return here
-    shared = os.environ.get("GENIAL_SHARED")
-    if shared:
-        candidate = Path(shared)
-        if candidate.is_dir():
-            candidate = candidate / "fixtures" / "scoring.json"
-        if candidate.exists():
-            return candidate
-    return None
-
-
 def _scoring_cases():
-    path = _scoring_fixture_path()
-    if path is None:
-        reason = "scoring.json not found (neither ../../shared/fixtures nor $GENIAL_SHARED)"
-        return [pytest.param(None, marks=pytest.mark.skip(reason=reason), id="missing-fixtures")]
-    cases = json.loads(path.read_text())["cases"]
-    return [pytest.param(case, id=case["name"]) for case in cases]
+    return [pytest.param(case, id=case["name"]) for case in load("scoring.json")["cases"]]
 
 
 @pytest.mark.parametrize("case", _scoring_cases())
 def test_rules_3_3_scoring_fixtures(case):
-    """RULES §3.3: every query of shared/fixtures/scoring.json, and free_pairs where given."""
+    """RULES §3.3: every query of tests/fixtures/scoring.json, and free_pairs where given."""
     ref = Reference.from_covered(case["players"], [tuple(cell) for cell in case["covered"]])
     if "free_pairs" in case:
         assert ref.free_pairs() == case["free_pairs"]

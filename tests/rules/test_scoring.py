@@ -6,15 +6,13 @@ row-major first half first, so game.gains() gives (that half, the other half); t
 half_points() keys the two numbers by cell to make the expectation explicit.
 """
 
-import json
-import os
-from pathlib import Path
 
 import pytest
 
 import genial
 
-from . import test_rules_helpers as helpers
+from ..fixtures import load
+from . import positions as helpers
 
 h = helpers
 R, G, B, O, Y, P = range(6)  # noqa: E741 (the colour letters of RULES §1.4)
@@ -250,38 +248,16 @@ def test_cap_on_a_double():
 
 
 # ---------------------------------------------------------------------------------------------
-# the shared fixtures
+# the scoring fixtures (tests/fixtures/scoring.json)
 # ---------------------------------------------------------------------------------------------
 
 
-def _fixture_path():
-    path = Path(__file__).resolve().parents[2] / "shared" / "fixtures" / "scoring.json"
-    if path.is_file():
-        return path
-    env = os.environ.get("GENIAL_SHARED")
-    if env:
-        for cand in (
-            Path(env) / "fixtures" / "scoring.json",
-            Path(env) / "scoring.json",
-            Path(env),
-        ):
-            if cand.is_file():
-                return cand
-    return None
+_CASES = load("scoring.json")["cases"]
 
 
-_FIXTURE = _fixture_path()
-_CASES = json.loads(_FIXTURE.read_text())["cases"] if _FIXTURE else []
-
-
-@pytest.mark.parametrize("case", _CASES or [None], ids=[c["name"] for c in _CASES] or ["missing"])
+@pytest.mark.parametrize("case", _CASES, ids=[c["name"] for c in _CASES])
 def test_scoring_fixture(case):
-    """RULES §3.3 (and §1.5 free pairs): every query of shared/fixtures/scoring.json."""
-    if case is None:
-        pytest.skip(
-            "scoring.json not found: neither ../../shared/fixtures/scoring.json from "
-            "this file nor $GENIAL_SHARED exists"
-        )
+    """RULES §3.3 (and §1.5 free pairs): every query of tests/fixtures/scoring.json."""
     players = case["players"]
     covered = {(q, r): c for q, r, c in case["covered"]}
     g = h.game(players=players, covered=covered)  # no racks: an analysis position, over

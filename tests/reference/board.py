@@ -1,6 +1,6 @@
 """A slow, plain reference implementation of the Ingenious board game (RULES §1-§4).
 
-Written from /work/shared/RULES.md and the spec's "Decisions beyond RULES.md" only, for differential
+Written from docs/rules.md (its rules and decisions) only, for differential
 tests against the compiled engine. Everything is recomputed from scratch on every call: no caches,
 no incremental bookkeeping, so that each rule can be read off the code directly.
 

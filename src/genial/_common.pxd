@@ -1,0 +1,180 @@
+# cython: language_level=3
+"""Game-agnostic pieces of genial's kernels, inline and ``noexcept nogil``: cimport, do not copy.
+
+- randomness: a ``bitgen_t`` from a numpy ``BitGenerator`` (capsule checked), bounded draws;
+- bit tricks: popcount, count of trailing zeros, select (the k-th set bit of a word);
+- a bag (or deck) of small items with random or scripted draws and a draw log.
+
+Every kernel that cimports this file calls :c:func:`common_init` once at import (it builds the
+select table of this translation unit).
+"""
+
+from cpython.pycapsule cimport PyCapsule_GetPointer, PyCapsule_IsValid
+from libc.stdint cimport uint8_t, uint32_t, uint64_t
+from numpy.random cimport bitgen_t
+
+# ---------------------------------------------------------------------------------------------
+# randomness
+
+
+cdef inline bitgen_t *bitgen_of(object bit_generator) except NULL:
+    """The ``bitgen_t`` of a numpy ``BitGenerator``; ``TypeError`` for anything else.
+
+    The caller holds ``bit_generator.lock`` while it draws (``with bit_generator.lock, nogil:``).
+    """
+    capsule = getattr(bit_generator, "capsule", None)
+    if capsule is None or not PyCapsule_IsValid(capsule, "BitGenerator"):
+        raise TypeError(f"expected a numpy BitGenerator, got {type(bit_generator).__name__}")
+    return <bitgen_t *>PyCapsule_GetPointer(capsule, "BitGenerator")
+
+
+cdef inline uint32_t rand_below(bitgen_t *rng, uint32_t n) noexcept nogil:
+    """A uniform integer in [0, n), n >= 1 (Lemire's multiply-shift with rejection)."""
+    cdef uint64_t m = <uint64_t>rng.next_uint32(rng.state) * n
+    cdef uint32_t low = <uint32_t>m
+    cdef uint32_t threshold
+    if low < n:
+        threshold = (<uint32_t>0 - n) % n
+        while low < threshold:
+            m = <uint64_t>rng.next_uint32(rng.state) * n
+            low = <uint32_t>m
+    return <uint32_t>(m >> 32)
+
+
+cdef inline double rand_unit(bitgen_t *rng) noexcept nogil:
+    """A uniform double in [0, 1)."""
+    return rng.next_double(rng.state)
+
+
+# ---------------------------------------------------------------------------------------------
+# bit tricks
+
+cdef extern from *:
+    """
+    #include <stdint.h>
+    #if defined(__GNUC__) || defined(__clang__)
+    #define genial_popcount64(x) __builtin_popcountll(x)
+    #define genial_ctz64(x) __builtin_ctzll(x)
+    #else
+    static int genial_popcount64(unsigned long long x) {
+        int n = 0; while (x) { x &= x - 1; n++; } return n; }
+    static int genial_ctz64(unsigned long long x) {
+        int n = 0; while (!(x & 1)) { x >>= 1; n++; } return n; }
+    #endif
+    /* position of the j-th set bit of a byte; built by genial_common_init() */
+    static uint8_t genial_select_in_byte[256][8];
+    static void genial_common_init(void) {
+        int a, b, k;
+        for (a = 0; a < 256; a++) {
+            k = 0;
+            for (b = 0; b < 8; b++) genial_select_in_byte[a][b] = 0;
+            for (b = 0; b < 8; b++) if ((a >> b) & 1) genial_select_in_byte[a][k++] = (uint8_t)b;
+        }
+    }
+    """
+    int popcount64 "genial_popcount64"(uint64_t x) noexcept nogil
+    int ctz64 "genial_ctz64"(uint64_t x) noexcept nogil
+    uint8_t SELECT_IN_BYTE "genial_select_in_byte"[256][8]
+    void common_init "genial_common_init"() noexcept nogil
+
+
+cdef inline int select64(uint64_t w, int k) noexcept nogil:
+    """Position of the k-th set bit (0-based) of w, k < popcount(w): broadword select (byte
+    counts summed by one multiplication, the byte found by a parallel compare, then a table)."""
+    cdef uint64_t L8 = 0x0101010101010101ULL
+    cdef uint64_t H8 = 0x8080808080808080ULL
+    cdef uint64_t s = w - ((w >> 1) & 0x5555555555555555ULL)
+    cdef int b, before
+    s = (s & 0x3333333333333333ULL) + ((s >> 2) & 0x3333333333333333ULL)
+    s = ((s + (s >> 4)) & 0x0F0F0F0F0F0F0F0FULL) * L8   # byte i: set bits in bytes 0..i
+    b = popcount64((((<uint64_t>k) * L8 | H8) - s) & H8)    # bytes whose running count <= k
+    before = ((s << 8) >> (b * 8)) & 0xFF
+    return b * 8 + SELECT_IN_BYTE[(w >> (b * 8)) & 0xFF][k - before]
+
+
+# ---------------------------------------------------------------------------------------------
+# a bag of items (tiles, cards) with random or scripted draws
+
+cdef enum:
+    BAG_CAP = 120       # items a bag holds at most (the board game's 120 tiles)
+
+cdef enum:
+    DRAW_OK = 0
+    DRAW_SCRIPT_SHORT = 1   # a scripted draw was due but the script had run out
+    DRAW_NOT_IN_BAG = 2     # the scripted item is not in the bag
+    DRAW_LOG_FULL = 3       # the draw log was full (the draw itself succeeded)
+
+
+cdef struct Bag:
+    uint8_t item[BAG_CAP]       # item types, unordered
+    uint8_t n                   # items in the bag
+
+
+cdef struct Draws:
+    # where drawn items come from and where they are logged
+    bitgen_t *rng               # random draws, when script is NULL
+    const uint8_t *script       # scripted draws (replaying a record)
+    int n_script
+    int pos                     # scripted draws consumed
+    uint8_t *log                # every drawn item is appended here, if not NULL
+    int n_log
+    int max_log
+    int error                   # DRAW_*: the first fault met
+
+
+cdef inline void bag_fill(Bag *bag, const uint8_t *counts, int n_types) noexcept nogil:
+    """Put ``counts[t]`` items of each type ``t`` in the bag (emptied first)."""
+    cdef int t, i
+    bag.n = 0
+    for t in range(n_types):
+        for i in range(counts[t]):
+            bag.item[bag.n] = t
+            bag.n += 1
+
+
+cdef inline void bag_put(Bag *bag, int t) noexcept nogil:
+    bag.item[bag.n] = t
+    bag.n += 1
+
+
+cdef inline bint bag_take(Bag *bag, int t) noexcept nogil:
+    """Remove one item of type ``t``; False if there is none."""
+    cdef int i
+    for i in range(bag.n):
+        if bag.item[i] == t:
+            bag.n -= 1
+            bag.item[i] = bag.item[bag.n]
+            return True
+    return False
+
+
+cdef inline int bag_draw(Bag *bag, Draws *ds) noexcept nogil:
+    """Take one item (uniformly random, or the next scripted one) and log it; -1 if impossible
+    (an empty bag, or a script fault recorded in ``ds.error``)."""
+    cdef int i, t
+    if bag.n == 0:
+        return -1
+    if ds.script != NULL:
+        if ds.pos >= ds.n_script:
+            ds.error = DRAW_SCRIPT_SHORT
+            return -1
+        t = ds.script[ds.pos]
+        ds.pos += 1
+        i = 0
+        while i < bag.n and bag.item[i] != t:
+            i += 1
+        if i == bag.n:
+            ds.error = DRAW_NOT_IN_BAG
+            return -1
+    else:
+        i = rand_below(ds.rng, bag.n)
+        t = bag.item[i]
+    bag.n -= 1
+    bag.item[i] = bag.item[bag.n]
+    if ds.log != NULL:
+        if ds.n_log < ds.max_log:
+            ds.log[ds.n_log] = t
+            ds.n_log += 1
+        elif ds.error == DRAW_OK:
+            ds.error = DRAW_LOG_FULL
+    return t

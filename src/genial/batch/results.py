@@ -1,0 +1,358 @@
+"""Results of a batch: ``Playouts`` (one row per game, numpy arrays, with the spec that made them)
+and its ``Summary``."""
+
+from __future__ import annotations
+
+import math
+import os
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+import numpy.typing as npt
+
+from ..errors import GenialError, excerpt
+from ..policies import canonical
+from ..registry import entry
+from ..seeds import stream
+from ..stats import wilson_interval
+from .spec import CHUNK, BatchSpec
+
+if TYPE_CHECKING:  # pragma: no cover
+    import pandas as pd
+
+__all__ = ["Playouts", "Summary"]
+
+
+@dataclass(frozen=True)
+class Summary:
+    """Statistics of a batch (``Playouts.summary()``), one entry per seat (per team in the team
+    game: ``labels`` names them); ``str()`` prints a table."""
+
+    games: int
+    players: int
+    policies: tuple[str, ...]
+    labels: tuple[str, ...]  # "seat 0", ... or "team 0 (seats 0+2)", ...
+    wins: npt.NDArray[np.int64]  # outright first places
+    shared_first: int  # games whose first place is shared
+    win_rate: npt.NDArray[np.float64]
+    win_rate_lo: npt.NDArray[np.float64]
+    win_rate_hi: npt.NDArray[np.float64]
+    mean_lowest: npt.NDArray[np.float64]
+    std_lowest: npt.NDArray[np.float64]
+    lowest_quantiles: npt.NDArray[np.float64]  # (players, 5): 5%, 25%, 50%, 75%, 95%
+    mean_scores: npt.NDArray[np.float64]  # (players, 6)
+    mean_placements: float
+    mean_turns: float
+    mean_bonus: npt.NDArray[np.float64]
+    mean_swaps: npt.NDArray[np.float64]
+    lowest_counts: npt.NDArray[np.int64]  # (entries, cap + 1): games by final lowest counter
+    rules: str = "2"
+    seconds: float | None = None
+
+    def __str__(self) -> str:
+        solo = self.players == 1
+        head = f"{self.games:,} games, rules {self.rules}, policies {', '.join(self.policies)}"
+        if not solo:
+            head += (
+                f"; first place shared in {self.shared_first:,} "
+                f"({self.shared_first / max(self.games, 1):.1%})"
+            )
+        rows = [head]
+        if solo:
+            rows.append(
+                "        policy            result = lowest counter: mean    sd"
+                "   5%  25%  50%  75%  95%"
+            )
+        else:
+            rows.append(
+                "                  policy            win rate  95% interval      "
+                "lowest colour: mean    sd  median  bonus  swaps"
+            )
+        for s, label in enumerate(self.labels):
+            q = self.lowest_quantiles[s]
+            if solo:
+                rows.append(
+                    f"{label:<7} {self.policies[s]:<16}  {' ' * 24}{self.mean_lowest[s]:6.2f} "
+                    f"{self.std_lowest[s]:5.2f} " + " ".join(f"{v:4.0f}" for v in q)
+                )
+                continue
+            rows.append(
+                f"{label:<17} {self.policies[s]:<16}  {self.win_rate[s]:7.2%}  "
+                f"[{self.win_rate_lo[s]:6.2%}, {self.win_rate_hi[s]:6.2%}]  "
+                f"{' ' * 13}{self.mean_lowest[s]:6.2f} {self.std_lowest[s]:5.2f} "
+                f"{q[2]:7.1f}  {self.mean_bonus[s]:5.2f}  {self.mean_swaps[s]:5.2f}"
+            )
+        tail = f"placements per game {self.mean_placements:.1f}, turns {self.mean_turns:.1f}"
+        if self.seconds:
+            tail += f"; {self.games / self.seconds:,.0f} games/s ({self.seconds:.2f} s)"
+        rows.append(tail)
+        return "\n".join(rows)
+
+
+@dataclass(frozen=True, eq=False)
+class Playouts:
+    """Results of a batch of games, one row per game.
+
+    ``rows`` is a structured numpy array (the kernel's result struct); the attributes below are
+    views of it, cut to the seats of the game:
+
+    scores : uint8 (n, players, 6)
+        Final counters, colours in order R G B O Y P.
+    ranks : int8 (n, players)
+        Final ranks, 0 = best (RULES §3.7); equal counter vectors share a rank.
+    winner : int8 (n,)
+        The seat ranked first alone (the team in the team game), -1 where first place is shared.
+    placements, turns : int16 (n,)
+        Tiles placed, and turns started, in the game.
+    bonus, swaps : int16 (n, players)
+        Bonus placements and rack swaps per seat.
+    opening : int16 (n, players)
+        Each seat's first placement as an action id (``genial.Move.from_action``), -1 if none.
+    truncated : bool (n,)
+        Games that stopped without ending (none from a real deal).
+    game : int64 (n,)
+        Each row's game number in its run; with ``spec`` it replays the game (``replay``).
+    """
+
+    spec: BatchSpec
+    rows: npt.NDArray[Any]
+    game: npt.NDArray[np.int64]
+    logs: npt.NDArray[Any] | None = None
+    seconds: float | None = field(default=None, compare=False)
+
+    # -- the spec ------------------------------------------------------------------------------
+    @property
+    def rules(self) -> Any:
+        """The rules the games were played by."""
+        return self.spec.rules
+
+    game_rules = rules
+
+    @property
+    def players(self) -> int:
+        return int(self.spec.rules.players)
+
+    @property
+    def policies(self) -> tuple[str, ...]:
+        pairs = zip(self.spec.policies, self.spec.epsilons, strict=True)
+        return tuple(canonical(n, e) for n, e in pairs)
+
+    @property
+    def epsilons(self) -> tuple[float, ...]:
+        return self.spec.epsilons
+
+    @property
+    def seed(self) -> np.random.SeedSequence:
+        return self.spec.seed
+
+    @property
+    def start(self) -> str | None:
+        return self.spec.start
+
+    @property
+    def openings(self) -> tuple[int, ...]:
+        return self.spec.openings
+
+    # -- columns -------------------------------------------------------------------------------
+    def column(self, name: str) -> npt.NDArray[Any]:
+        """A result column by name, per-seat columns cut to the game's seats."""
+        values: npt.NDArray[Any] = self.rows[name]
+        if values.ndim > 1 and name in _PER_SEAT:
+            return values[:, : self.players]
+        return values
+
+    @property
+    def scores(self) -> npt.NDArray[np.uint8]:
+        return self.column("scores")
+
+    @property
+    def ranks(self) -> npt.NDArray[np.int8]:
+        return self.column("ranks")
+
+    @property
+    def winner(self) -> npt.NDArray[np.int8]:
+        return self.column("winner")
+
+    @property
+    def placements(self) -> npt.NDArray[np.int16]:
+        return self.column("placements")
+
+    @property
+    def turns(self) -> npt.NDArray[np.int16]:
+        return self.column("turns")
+
+    @property
+    def bonus(self) -> npt.NDArray[np.int16]:
+        return self.column("bonus")
+
+    @property
+    def swaps(self) -> npt.NDArray[np.int16]:
+        return self.column("swaps")
+
+    @property
+    def opening(self) -> npt.NDArray[np.int16]:
+        return self.column("opening")
+
+    @property
+    def truncated(self) -> npt.NDArray[np.bool_]:
+        return self.column("truncated").astype(bool)
+
+    @property
+    def lowest(self) -> npt.NDArray[np.uint8]:
+        """Each seat's lowest counter, shape (n, players)."""
+        lowest: npt.NDArray[np.uint8] = self.scores.min(axis=2)
+        return lowest
+
+    @property
+    def records(self) -> list[dict[str, Any]] | None:
+        """Every game's record (``Game.from_record`` replays it), built from the kernel's logs
+        on each access; ``None`` unless the batch was run with ``records=True``."""
+        if self.logs is None:
+            return None
+        return entry(self.spec.game).adapter.records(self.spec, self.logs)
+
+    # -- rows ----------------------------------------------------------------------------------
+    def __len__(self) -> int:
+        return len(self.rows)
+
+    def __getitem__(self, index: int | slice | npt.NDArray[Any]) -> Playouts:
+        """Rows by slice, index array or boolean mask: ``runs[runs.winner == 0]``."""
+        if isinstance(index, (int, np.integer)):
+            if not -len(self) <= index < len(self):
+                raise IndexError(f"row {index} is outside a batch of {len(self)} games")
+            index = slice(int(index), int(index) + 1 or None)
+        return Playouts(
+            self.spec,
+            self.rows[index],
+            self.game[index],
+            None if self.logs is None else self.logs[index],
+        )
+
+    def __repr__(self) -> str:
+        return f"<Playouts: {len(self):,} games, rules {self.rules}, policies {self.policies}>"
+
+    # -- summaries -----------------------------------------------------------------------------
+    def summary(self) -> Summary:
+        """Win rate per seat with 95% Wilson intervals, score distributions, game lengths.
+
+        A win is an outright first place; games whose first place is shared count as
+        wins for no seat (``shared_first`` counts them).
+        """
+        rules = self.rules
+        n, p = len(self), rules.counter_sets
+        wins = np.array([(self.winner == s).sum() for s in range(p)], dtype=np.int64)
+        lo, hi = wilson_interval(wins, n)
+        lowest = self.lowest[:, :p].astype(np.float64)
+        empty = n == 0
+        if rules.teams:
+            labels = tuple(f"team {t} (seats {t}+{t + 2})" for t in range(p))
+            policies = tuple(
+                "+".join(sorted({self.policies[t], self.policies[t + 2]})) for t in range(p)
+            )
+        else:
+            labels = tuple(f"seat {s}" for s in range(p))
+            policies = self.policies[:p]
+        nan = np.full(p, np.nan)
+        return Summary(
+            games=n,
+            players=self.players,
+            policies=policies,
+            labels=labels,
+            wins=wins,
+            shared_first=int((self.winner == -1).sum()),
+            win_rate=wins / n if n else nan,
+            win_rate_lo=np.atleast_1d(lo),
+            win_rate_hi=np.atleast_1d(hi),
+            mean_lowest=lowest.mean(axis=0) if not empty else nan,
+            std_lowest=lowest.std(axis=0) if not empty else nan,
+            lowest_quantiles=(
+                np.quantile(lowest, [0.05, 0.25, 0.5, 0.75, 0.95], axis=0).T
+                if not empty
+                else np.full((p, 5), np.nan)
+            ),
+            mean_scores=(self.scores[:, :p].mean(axis=0) if not empty else np.full((p, 6), np.nan)),
+            mean_placements=float(self.placements.mean()) if not empty else math.nan,
+            mean_turns=float(self.turns.mean()) if not empty else math.nan,
+            mean_bonus=self._per_entry(self.bonus) if not empty else nan,
+            mean_swaps=self._per_entry(self.swaps) if not empty else nan,
+            lowest_counts=np.array(
+                [np.bincount(self.lowest[:, s], minlength=rules.cap + 1) for s in range(p)],
+                dtype=np.int64,
+            ).reshape(p, rules.cap + 1),
+            rules=str(rules),
+            seconds=self.seconds,
+        )
+
+    def _per_entry(self, values: npt.NDArray[np.int16]) -> npt.NDArray[np.float64]:
+        """Mean per game of a per-seat count, per seat or per team (partners added)."""
+        mean = values.mean(axis=0)
+        if self.rules.teams:
+            return np.array([mean[0] + mean[2], mean[1] + mean[3]])
+        return np.asarray(mean, dtype=np.float64)
+
+    def to_pandas(self) -> pd.DataFrame:
+        """One tidy row per game and seat (needs pandas: ``pip install genial[pandas]``).
+
+        Columns: game, seat, policy, rank, won, score_R .. score_P, lowest, bonus, swaps,
+        opening, placements, turns.
+        """
+        try:
+            import pandas as pd
+        except ImportError:  # pragma: no cover - exercised only without pandas
+            raise ImportError(
+                "Playouts.to_pandas needs pandas: pip install 'genial-sim[pandas]'"
+            ) from None
+        n, p = len(self), self.players
+        team_of = np.array([self.rules.team_of(s) for s in range(p)])
+        columns: dict[str, Any] = {
+            "game": np.repeat(self.game, p),
+            "seat": np.tile(np.arange(p, dtype=np.int8), n),
+            "policy": pd.Categorical(np.tile(np.array(self.policies), n)),
+            "rank": self.ranks.reshape(-1),
+            "won": (self.winner[:, None] == team_of[None, :]).reshape(-1),
+        }
+        for c, letter in enumerate("RGBOYP"):
+            columns[f"score_{letter}"] = self.scores[:, :, c].reshape(-1)
+        columns["lowest"] = self.lowest.reshape(-1)
+        columns["bonus"] = self.bonus.reshape(-1)
+        columns["swaps"] = self.swaps.reshape(-1)
+        columns["opening"] = self.opening.reshape(-1)
+        columns["placements"] = np.repeat(self.placements, p)
+        columns["turns"] = np.repeat(self.turns, p)
+        return pd.DataFrame(columns)
+
+    def to_parquet(self, path: str | os.PathLike[str]) -> None:
+        """Write ``to_pandas()`` as Parquet, with the rules, policies and seed in its metadata
+        (needs pandas and pyarrow: ``genial-sim[parquet]``)."""
+        try:
+            import pyarrow  # noqa: F401
+        except ImportError:  # pragma: no cover - exercised only without pyarrow
+            raise ImportError(
+                "Playouts.to_parquet needs pyarrow: pip install 'genial-sim[parquet]'"
+            ) from None
+        frame = self.to_pandas()
+        frame.attrs = {
+            "game": self.spec.game,
+            "rules": str(self.rules),
+            "players": str(self.players),
+            "policies": ",".join(self.policies),
+            "seed_entropy": str(self.seed.entropy),
+            "seed_spawn_key": ",".join(str(k) for k in self.seed.spawn_key),
+        }
+        frame.to_parquet(path, index=False)
+
+    def replay(self, row: int) -> Any:
+        """Replay the game of ``row`` from its seed and return it, finished (a ``Game``)."""
+        if isinstance(row, bool) or not isinstance(row, (int, np.integer)):
+            raise GenialError(f"row must be an int, got {excerpt(row)}")
+        if not 0 <= row < len(self):
+            raise GenialError(f"row {row} is outside 0..{len(self) - 1}")
+        adapter = entry(self.spec.game).adapter
+        chunk, offset = divmod(int(self.game[row]), CHUNK)
+        _, logs = adapter.play(self.spec.with_records(), stream(self.spec.chunk_seed(chunk)), offset + 1)
+        assert logs is not None
+        return adapter.replay(adapter.records(self.spec, logs[offset : offset + 1])[0])
+
+
+_PER_SEAT = frozenset({"scores", "ranks", "bonus", "swaps", "opening"})

@@ -1,0 +1,459 @@
+"""Positions and records, both ways: the position text (one line, like chess's FEN), the
+``Position`` builder, and JSON game records.
+
+A ``Position`` is plain data; ``Position.parse`` reads the text (syntax), ``load`` checks that the
+position is possible and builds the kernel state, ``read`` turns a kernel state back into a
+``Position``. Build positions with ``Position.empty(rules)``, ``replace`` and ``place``, never by
+editing the text.
+
+>>> pos = Position.empty(Rules(2)).replace(racks=(((0, 0),), ((1, 2),)))
+>>> pos.racks
+(((0, 0),), ((1, 2),))
+>>> Position.parse(pos.to_text()) == pos
+True
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import re
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any, Literal
+
+from . import _core
+from .errors import PositionError, RecordError, excerpt
+from .geometry import COLOUR_NAMES, COLOURS, SYMBOL_AT, Cell, area, cell_text, distance, row
+from .moves import TILES, Move, Tile, parse_tile, tile_id, tile_text
+from .rules import Rules
+
+__all__ = [
+    "MAX_TURN",
+    "RECORD_FORMAT",
+    "RECORD_VERSION",
+    "Phase",
+    "Position",
+    "load",
+    "make_record",
+    "read",
+    "read_record",
+]
+
+Phase = Literal["place", "swap", "over"]
+PHASE_LETTERS = {"place": "p", "swap": "s", "over": "x"}
+_PHASE_OF = {v: k for k, v in PHASE_LETTERS.items()}
+RECORD_FORMAT = "genial-record"
+RECORD_VERSION = 1
+MAX_TURN = 32767  # the kernel's int16 turn counter
+MAX_POSITION_TEXT = 1000  # a 4-player position text has about 330 characters
+_DECIMAL = re.compile(r"[0-9]{1,5}")  # ASCII digits only (str.isdigit accepts '²')
+_SCORE = re.compile(r"[0-9]{1,2}")
+NO_SYMBOL = -1
+"""``Position.first`` of a seat whose first placement touched no symbol (tournament rules)."""
+
+
+@dataclass(frozen=True)
+class Position:
+    """A whole position: what the ten fields of the position text hold.
+
+    ``board`` maps covered cells to colours (printed symbols are not included); ``scores`` holds
+    six counters per seat (team partners repeat their team's); ``racks`` the tiles per seat;
+    ``bag`` the count of each of the 21 tile types; ``first`` per seat the colour of the symbol
+    its first placement touched, ``None`` before it, ``NO_SYMBOL`` if it touched none.
+    """
+
+    rules: Rules
+    board: Mapping[Cell, int]
+    scores: tuple[tuple[int, ...], ...]
+    racks: tuple[tuple[Tile, ...], ...]
+    bag: tuple[int, ...]
+    to_move: int = 0
+    phase: Phase = "place"
+    bonus: int = 0
+    first: tuple[int | None, ...] = ()
+    turn: int = 1
+
+    @classmethod
+    def empty(cls, rules: Rules) -> Position:
+        """An empty board, every tile in the bag, empty racks, seat 0 to place, turn 1."""
+        n = rules.players
+        return cls(
+            rules=rules,
+            board={},
+            scores=((0,) * 6,) * n,
+            racks=((),) * n,
+            bag=tuple(rules.tile_counts),
+            first=(None,) * n,
+        )
+
+    def replace(self, **changes: Any) -> Position:
+        """A copy with some fields changed (``dataclasses.replace``)."""
+        return dataclasses.replace(self, **changes)
+
+    def place(self, move: Move, seat: int | None = None) -> Position:
+        """A copy with the placement's two halves on the board; with ``seat``, also recorded as
+        that seat's first placement (the symbol it touches)."""
+        if move.cells is None or move.colours is None:
+            raise PositionError(f"{move} is not a placement")
+        board = dict(self.board)
+        for cell, colour in zip(move.cells, move.colours, strict=True):
+            board[cell] = colour
+        if seat is None:
+            return self.replace(board=board)
+        first = list(self.first)
+        first[seat] = touched_symbol(move)
+        return self.replace(board=board, first=tuple(first))
+
+    # -- the text ------------------------------------------------------------------------------
+    def to_text(self) -> str:
+        """The position text (the README's "Notations" describes the ten fields)."""
+        radius = self.rules.radius
+        rows = []
+        for r in range(-radius, radius + 1):
+            line = ""
+            for cell in row(radius, r):
+                colour = SYMBOL_AT.get(cell, self.board.get(cell))
+                line += "-" if colour is None else COLOURS[colour]
+            rows.append(line)
+        return " ".join(
+            [
+                str(self.rules),
+                "/".join(rows),
+                "/".join(",".join(str(v) for v in s) for s in self.scores),
+                "/".join("".join(tile_text(t) for t in rack) or "-" for rack in self.racks),
+                "".join(str(c) for c in self.bag),
+                str(self.to_move),
+                PHASE_LETTERS[self.phase],
+                str(self.bonus),
+                "".join(
+                    "-" if s is None else "+" if s == NO_SYMBOL else COLOURS[s] for s in self.first
+                ),
+                str(self.turn),
+            ]
+        )
+
+    def __str__(self) -> str:
+        return self.to_text()
+
+    @classmethod
+    def parse(cls, text: str) -> Position:
+        """Read a position text; ``PositionError`` says which field is malformed. This checks
+        the syntax and the ranges of the fields; ``load`` checks that the position can be."""
+        if not isinstance(text, str):
+            raise PositionError(f"a position is a str, got {type(text).__name__}")
+        if len(text) > MAX_POSITION_TEXT:
+            raise PositionError(
+                f"a position text has at most {MAX_POSITION_TEXT} characters, got {len(text)}"
+            )
+        fields = text.split()
+        if len(fields) != 10:
+            raise PositionError(
+                "a position has 10 fields (rules board scores racks bag to-move phase bonus "
+                f"first-round turn), got {len(fields)}"
+            )
+        rules_f, board_f, scores_f, racks_f, bag_f, move_f, phase_f, bonus_f, first_f, turn_f = (
+            fields
+        )
+        try:
+            rules = Rules.parse(rules_f)
+        except ValueError as exc:
+            raise PositionError(f"rules field: {exc}") from None
+        players, radius = rules.players, rules.radius
+        rows = board_f.split("/")
+        if len(rows) != 2 * radius + 1:
+            raise PositionError(
+                f"board: {len(rows)} rows, a board of rules {rules} has {2 * radius + 1}"
+            )
+        board: dict[Cell, int] = {}
+        for r, line in zip(range(-radius, radius + 1), rows, strict=True):
+            cells = row(radius, r)
+            if len(line) != len(cells):
+                raise PositionError(f"board row r={r}: {len(line)} cells, expected {len(cells)}")
+            for cell, ch in zip(cells, line, strict=True):
+                if ch != "-" and ch not in COLOURS:
+                    raise PositionError(
+                        f"board cell {cell_text(cell)}: {ch!r} is not '-' or one of {COLOURS}"
+                    )
+                if cell in SYMBOL_AT:
+                    expected = COLOURS[SYMBOL_AT[cell]]
+                    if ch != expected:
+                        raise PositionError(
+                            f"board cell {cell_text(cell)} is the printed {expected} symbol, "
+                            f"got {ch!r}"
+                        )
+                elif ch != "-":
+                    board[cell] = COLOURS.index(ch)
+        score_rows = scores_f.split("/")
+        if len(score_rows) != players:
+            raise PositionError(f"scores: {len(score_rows)} players, expected {players}")
+        scores = []
+        for p, line in enumerate(score_rows):
+            values = line.split(",")
+            if len(values) != 6 or not all(_SCORE.fullmatch(v) for v in values):
+                raise PositionError(
+                    f"scores of player {p}: {excerpt(line)} is not six ints 0..{rules.cap}"
+                )
+            scores.append(tuple(int(v) for v in values))
+        rack_rows = racks_f.split("/")
+        if len(rack_rows) != players:
+            raise PositionError(f"racks: {len(rack_rows)} players, expected {players}")
+        racks = []
+        for p, line in enumerate(rack_rows):
+            if line == "-":
+                racks.append(())
+                continue
+            if len(line) % 2 or len(line) > 2 * rules.rack_size:
+                raise PositionError(
+                    f"rack of player {p}: {excerpt(line)} is not at most {rules.rack_size} tiles "
+                    "of two letters"
+                )
+            try:
+                racks.append(tuple(parse_tile(line[i : i + 2]) for i in range(0, len(line), 2)))
+            except ValueError as exc:
+                raise PositionError(f"rack of player {p}: {exc}") from None
+        if len(bag_f) != len(TILES) or not all("0" <= ch <= "9" for ch in bag_f):
+            raise PositionError(
+                f"bag: expected {len(TILES)} digits (count per tile type), got {excerpt(bag_f)}"
+            )
+        bag = tuple(int(ch) for ch in bag_f)
+        if not _DECIMAL.fullmatch(move_f) or int(move_f) >= players:
+            raise PositionError(f"to-move: {excerpt(move_f)} is not a seat 0..{players - 1}")
+        if phase_f not in _PHASE_OF:
+            raise PositionError(
+                f"phase: {excerpt(phase_f)}, expected p (place), s (swap) or x (over)"
+            )
+        if not _DECIMAL.fullmatch(bonus_f) or int(bonus_f) > 12:
+            raise PositionError(f"bonus: {excerpt(bonus_f)} is not a count of bonus plays")
+        allowed = COLOURS + "-" + ("+" if rules.tournament else "")
+        if len(first_f) != players or any(ch not in allowed for ch in first_f):
+            raise PositionError(
+                f"first-round: {excerpt(first_f)}, expected one char per player: the letter of "
+                "the symbol its first placement touched, '-' before it"
+                + (", '+' if it touched none" if rules.tournament else "")
+            )
+        first = tuple(
+            None if ch == "-" else NO_SYMBOL if ch == "+" else COLOURS.index(ch) for ch in first_f
+        )
+        if not _DECIMAL.fullmatch(turn_f) or not 1 <= int(turn_f) <= MAX_TURN:
+            raise PositionError(f"turn: {excerpt(turn_f)} is not an int in 1..{MAX_TURN}")
+        return cls(
+            rules=rules,
+            board=board,
+            scores=tuple(scores),
+            racks=tuple(racks),
+            bag=bag,
+            to_move=int(move_f),
+            phase=_PHASE_OF[phase_f],
+            bonus=int(bonus_f),
+            first=first,
+            turn=int(turn_f),
+        )
+
+
+def touched_symbol(move: Move) -> int:
+    """The colour of the printed symbol a placement touches, ``NO_SYMBOL`` if none (§3.2)."""
+    assert move.cells is not None
+    for cell in move.cells:
+        for c, (sq, sr) in enumerate(_SYMBOL_CELLS):
+            if distance((cell[0] - sq, cell[1] - sr)) == 1:
+                return c
+    return NO_SYMBOL
+
+
+_SYMBOL_CELLS = tuple(sorted(SYMBOL_AT, key=SYMBOL_AT.__getitem__))
+
+
+# -- positions and the kernel ------------------------------------------------------------------
+
+
+def load(position: Position) -> _core.Core:
+    """Check that ``position`` can be (``PositionError`` says why not) and build its kernel
+    state. What is checked is listed in the README ("Notations")."""
+    pos = position
+    rules = pos.rules
+    players = rules.players
+    if len(pos.scores) != players or len(pos.racks) != players or len(pos.first) != players:
+        raise PositionError(f"scores, racks and first-round need one entry per seat ({players})")
+    cells: dict[int, int] = {}
+    halves = [0] * 6
+    inside = set(area(rules.radius))
+    for cell, colour in pos.board.items():
+        if cell not in inside or cell in SYMBOL_AT or not 0 <= colour < 6:
+            raise PositionError(f"board: {excerpt(cell)} is not a free cell of the area")
+        cells[_core.index_of(*cell)] = colour
+        halves[colour] += 1
+    for p, values in enumerate(pos.scores):
+        if len(values) != 6 or not all(0 <= v <= rules.cap for v in values):
+            raise PositionError(
+                f"scores of player {p}: {list(values)} must be six ints in 0..{rules.cap}"
+            )
+    for p in range(players):
+        partner = rules.team_of(p)
+        if pos.scores[p] != pos.scores[partner]:
+            raise PositionError(
+                f"scores: seats {partner} and {p} are a team (RULES §4.2) and share counters, "
+                f"got {list(pos.scores[partner])} and {list(pos.scores[p])}"
+            )
+    racks = []
+    for p, rack in enumerate(pos.racks):
+        if len(rack) > rules.rack_size:
+            raise PositionError(f"rack of player {p}: {len(rack)} tiles, at most {rules.rack_size}")
+        ids = [tile_id(t) for t in rack]
+        for t in ids:
+            for c in TILES[t]:
+                halves[c] += 1
+        racks.append(ids)
+    if len(pos.bag) != len(TILES):
+        raise PositionError(f"bag: {len(TILES)} counts expected")
+    in_racks = [sum(rack.count(t) for rack in racks) for t in range(len(TILES))]
+    for t, (count, full) in enumerate(zip(pos.bag, rules.tile_counts, strict=True)):
+        if count + in_racks[t] > full:
+            raise PositionError(
+                f"{count} {tile_text(TILES[t])} tiles in the bag and {in_racks[t]} on racks, "
+                f"the set has {full}"
+            )
+        for c in TILES[t]:
+            halves[c] += count
+    for c, n in enumerate(halves):
+        if n > rules.halves_per_colour:
+            raise PositionError(
+                f"too much {COLOUR_NAMES[c]}: {n} halves on the board, racks and bag, the set has "
+                f"{rules.halves_per_colour}"
+            )
+    if not 0 <= pos.to_move < players:
+        raise PositionError(f"to-move: {pos.to_move} is not a seat 0..{players - 1}")
+    used = [s for s in pos.first if s is not None and s >= 0]
+    if rules.first_round == "new-symbol" and len(used) != len(set(used)):
+        raise PositionError(f"first-round: {_first_text(pos.first)} names a symbol twice")
+    if not rules.tournament and NO_SYMBOL in pos.first:
+        raise PositionError("first-round: '+' (touched no symbol) exists only in tournament rules")
+    if not 1 <= pos.turn <= MAX_TURN:
+        raise PositionError(f"turn: {pos.turn} is not an int in 1..{MAX_TURN}")
+    core = rules.core()
+    core.set_position(
+        cells,
+        [list(s) for s in pos.scores],
+        racks,
+        list(pos.bag),
+        pos.to_move,
+        "psx".index(PHASE_LETTERS[pos.phase]),
+        pos.bonus,
+        [255 if s is None else 254 if s == NO_SYMBOL else s for s in pos.first],
+        pos.turn,
+    )
+    _check_phase(core, pos)
+    return core
+
+
+def _first_text(first: Sequence[int | None]) -> str:
+    return "".join("-" if s is None else "+" if s == NO_SYMBOL else COLOURS[s] for s in first)
+
+
+def _check_phase(core: _core.Core, pos: Position) -> None:
+    """The phase must agree with the end conditions (RULES §3.6) and the turn's state."""
+    capped = [p for p, row in enumerate(pos.scores) if all(v == core.cap for v in row)]
+    ended = []
+    if core.n_free == 0:
+        ended.append("no two adjacent empty cells remain")
+    if capped:
+        ended.append(f"player {capped[0]} has all six counters at {core.cap}")
+    if not any(pos.racks):
+        ended.append("every rack is empty")
+    if pos.phase == "over":
+        if not ended:
+            raise PositionError(
+                "phase: 'x' (over), but the game has not ended: free pairs remain, no player "
+                "has six counters at the cap and a rack holds tiles (RULES §3.6)"
+            )
+        if pos.bonus:
+            raise PositionError("bonus: no bonus plays are owed once the game is over")
+        return
+    if ended:
+        raise PositionError(f"phase: {pos.phase!r}, but the game is over: {ended[0]} (RULES §3.6)")
+    if pos.phase == "swap":
+        if pos.bonus:
+            raise PositionError("bonus: no bonus plays are owed during the swap decision")
+        if not core.swap_allowed():
+            raise PositionError(
+                f"phase: 's' (swap decision), but player {pos.to_move}'s rack holds a tile with "
+                "one of its lowest colours, or is empty (RULES §3.5)"
+            )
+        return
+    if not pos.racks[pos.to_move]:
+        raise PositionError(f"phase: 'p', but player {pos.to_move} to place has an empty rack")
+    if not len(core.legal_actions()):
+        raise PositionError(f"phase: 'p', but player {pos.to_move} has no legal placement")
+
+
+def read(core: _core.Core, rules: Rules) -> Position:
+    """The ``Position`` of a kernel state."""
+    raw = core.board()
+    board = {}
+    for cell in area(rules.radius):
+        value = raw[_core.index_of(*cell)]
+        if value < 6 and cell not in SYMBOL_AT:
+            board[cell] = value
+    return Position(
+        rules=rules,
+        board=board,
+        scores=tuple(tuple(int(v) for v in s) for s in core.scores()),
+        racks=tuple(tuple(TILES[t] for t in core.rack(p)) for p in range(rules.players)),
+        bag=tuple(core.bag_counts()),
+        to_move=int(core.current),
+        phase=_PHASE_OF["psx"[core.phase]],
+        bonus=int(core.bonus),
+        first=tuple(
+            None if s == 255 else NO_SYMBOL if s == 254 else int(s) for s in core.first_symbols()
+        ),
+        turn=int(core.turn),
+    )
+
+
+# -- records -----------------------------------------------------------------------------------
+
+
+def make_record(start: str, moves: Sequence[tuple[str, Sequence[int]]]) -> dict[str, Any]:
+    """A JSON-serialisable record: the start position text, then every move's text with the
+    tiles drawn right after it (tile type ids, written as two letters)."""
+    return {
+        "format": RECORD_FORMAT,
+        "version": RECORD_VERSION,
+        "start": start,
+        "moves": [
+            {"move": text, "draws": [tile_text(TILES[t]) for t in draws]} for text, draws in moves
+        ],
+    }
+
+
+def read_record(record: object) -> tuple[str, list[tuple[str, list[int]]]]:
+    """The start text and the ``(move text, drawn tile ids)`` of a record; ``RecordError`` says
+    what is malformed (the moves' legality is for the replay to check)."""
+    if not isinstance(record, Mapping):
+        raise RecordError(f"a record is a dict, got {type(record).__name__}")
+    if record.get("format") != RECORD_FORMAT:
+        raise RecordError(f"not a genial record: format is {excerpt(record.get('format'))}")
+    version = record.get("version")
+    if type(version) is not int or version != RECORD_VERSION:
+        raise RecordError(f"unsupported record version {excerpt(version)}")
+    start, moves = record.get("start"), record.get("moves")
+    if not isinstance(start, str):
+        raise RecordError("the record has no 'start' position text")
+    if not isinstance(moves, list):
+        raise RecordError("the record's 'moves' is not a list")
+    out = []
+    for i, entry in enumerate(moves):
+        if (
+            not isinstance(entry, Mapping)
+            or not isinstance(entry.get("move"), str)
+            or not isinstance(entry.get("draws"), list)
+            or len(entry["draws"]) > _core.MAX_BAG
+        ):
+            raise RecordError(
+                f"move {i}: expected {{'move': str, 'draws': [tile, ...]}}, got {excerpt(entry)}"
+            )
+        try:
+            draws = [tile_id(parse_tile(t)) for t in entry["draws"]]
+        except ValueError as exc:
+            raise RecordError(f"move {i} ({excerpt(entry['move'])}): {exc}") from None
+        out.append((entry["move"], draws))
+    return start, out
