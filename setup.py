@@ -5,6 +5,7 @@
 
 import os
 import platform
+import sys
 
 import numpy as np
 from Cython.Build import cythonize
@@ -23,6 +24,10 @@ directives = {
 
 # popcnt is in every x86-64 processor since 2008 (x86-64-v2); the free-edge sampler uses it
 ARCH_FLAGS = ["-mpopcnt"] if platform.machine().lower() in ("x86_64", "amd64") else []
+if sys.platform == "win32":  # MSVC: its own flags (popcount through an intrinsic, _common.pxd)
+    RELEASE, DEBUG_FLAGS = ["/O2"], ["/Od", "/Zi"]
+else:
+    RELEASE, DEBUG_FLAGS = ["-O3", *ARCH_FLAGS], ["-O0", "-g"]
 
 extensions = [
     Extension(
@@ -30,7 +35,7 @@ extensions = [
         ["src/genial/_core.pyx"],
         include_dirs=[np.get_include()],
         define_macros=[("NPY_NO_DEPRECATED_API", "NPY_2_0_API_VERSION")],
-        extra_compile_args=["-O0", "-g"] if DEBUG else ["-O3", *ARCH_FLAGS],
+        extra_compile_args=DEBUG_FLAGS if DEBUG else RELEASE,
     )
 ]
 

@@ -126,7 +126,7 @@ def test_moves_pickle() -> None:
 
 @pytest.mark.parametrize("players", [0, 5, -2, 2.0, "5", "", True, None])
 def test_bad_players(players: object) -> None:
-    with pytest.raises(ValueError, match="players|rules"):
+    with pytest.raises(ValueError, match=r"players|rules"):
         Game(players)  # type: ignore[arg-type]
 
 

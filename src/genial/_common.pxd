@@ -55,6 +55,11 @@ cdef extern from *:
     #if defined(__GNUC__) || defined(__clang__)
     #define genial_popcount64(x) __builtin_popcountll(x)
     #define genial_ctz64(x) __builtin_ctzll(x)
+    #elif defined(_MSC_VER) && defined(_M_X64)
+    #include <intrin.h>
+    #define genial_popcount64(x) ((int)__popcnt64(x))
+    static int genial_ctz64(unsigned long long x) {
+        unsigned long i; _BitScanForward64(&i, x); return (int)i; }
     #else
     static int genial_popcount64(unsigned long long x) {
         int n = 0; while (x) { x &= x - 1; n++; } return n; }

@@ -12,11 +12,17 @@ ACTION_SWAP: int
 ACTION_KEEP: int
 N_EDGES: int
 N_TILE_TYPES: int
+MAX_BAG: int
+MAX_PLAYERS: int
 POLICIES: dict[str, int]
+ILLEGAL: dict[int, str]
 SYMBOLS: tuple[tuple[int, int], ...]
 COLOURS: str
 STANDARD_COUNTS: tuple[int, ...]
 TRAVEL_COUNTS: tuple[int, ...]
+TILE_SETS: dict[str, tuple[int, ...]]
+ROW_DTYPE: np.dtype[np.void]
+LOG_DTYPE: np.dtype[np.void]
 TILES: tuple[tuple[int, int], ...]
 EDGES: tuple[tuple[tuple[int, int], tuple[int, int]], ...]
 
@@ -24,25 +30,30 @@ def index_of(q: int, r: int) -> int: ...
 def coords_of(idx: int) -> tuple[int, int]: ...
 
 class Core:
-    """A kernel game state with checked entry points (2-4 players, nobody dealt)."""
+    """A kernel game state with checked entry points (nobody dealt); every rule is given."""
 
     def __init__(
         self,
-        players: int,
         *,
-        radius: int | None = None,
-        rack_size: int = 6,
-        cap: int = 18,
-        cross: int = 18,
-        bonus: int = 1,
-        first: int = 1,
-        swap: bool = True,
-        teams: bool = False,
-        tiles: str = "standard",
+        players: int,
+        radius: int,
+        rack_size: int,
+        cap: int,
+        cross: int,
+        bonus: int,
+        first: int,
+        swap: bool,
+        teams: bool,
+        tile_counts: Sequence[int],
     ) -> None: ...
     def copy(self) -> Core: ...
+    def __copy__(self) -> Core: ...
+    def __deepcopy__(self, memo: Any) -> Core: ...
     def snapshot(self) -> bytes: ...
     def restore(self, data: bytes) -> None: ...
+    @staticmethod
+    def from_snapshot(data: bytes) -> Core: ...
+    def __reduce__(self) -> tuple[Any, tuple[bytes]]: ...
     @property
     def players(self) -> int: ...
     @property
@@ -72,7 +83,9 @@ class Core:
     def first_symbols(self) -> list[int]: ...
     def ranks(self) -> npt.NDArray[np.int64]: ...
     def legal_actions(self) -> npt.NDArray[np.int32]: ...
+    def action_mask(self) -> npt.NDArray[np.bool_]: ...
     def is_legal(self, action: int) -> bool: ...
+    def illegal_reason(self, action: int) -> str | None: ...
     def is_first_placement(self) -> bool: ...
     def first_round_ok(self, edge: int) -> bool: ...
     def swap_allowed(self) -> bool: ...
@@ -89,9 +102,7 @@ class Core:
         bit_generator: np.random.BitGenerator | None = None,
         script: Sequence[int] | None = None,
     ) -> list[int]: ...
-    def choose(
-        self, policy: str = "random", bit_generator: Any = None, epsilon: float = 0.1
-    ) -> int: ...
+    def choose(self, policy: str, bit_generator: Any, epsilon: float = 0.1) -> int: ...
     def give(self, seat: int, tile: int) -> None: ...
     def set_position(
         self,
@@ -106,28 +117,14 @@ class Core:
         turn: int,
     ) -> None: ...
 
-MAX_LOG_MOVES: int
-MAX_LOG_DRAWS: int
-
 def run_chunk(
     start: Core,
     bit_generator: np.random.BitGenerator,
     deal: bool,
     policies: npt.NDArray[np.uint8],
     epsilons: npt.NDArray[np.float64],
-    scores: npt.NDArray[np.uint8],
-    ranks_out: npt.NDArray[np.int8],
-    winner: npt.NDArray[np.int8],
-    placements: npt.NDArray[np.int16],
-    turns: npt.NDArray[np.int16],
-    bonus: npt.NDArray[np.int16],
-    swaps: npt.NDArray[np.int16],
-    opening: npt.NDArray[np.int16],
-    log_moves: npt.NDArray[np.int16] | None = None,
-    log_counts: npt.NDArray[np.uint8] | None = None,
-    log_draws: npt.NDArray[np.uint8] | None = None,
-    log_n: npt.NDArray[np.int16] | None = None,
-    log_n_draws: npt.NDArray[np.int16] | None = None,
+    rows: npt.NDArray[Any],
+    logs: npt.NDArray[Any] | None = None,
     forced_seats: npt.NDArray[np.int16] | None = None,
     forced_actions: npt.NDArray[np.int16] | None = None,
 ) -> None: ...

@@ -22,6 +22,7 @@ import numpy as np
 import numpy.typing as npt
 
 from . import _core
+from ._core import Core
 from .errors import GenialError, IllegalMoveError, PositionError, RecordError, excerpt
 from .geometry import COLOUR_NAMES, Cell, area, cell_text, distance
 from .moves import TILES, Move, Tile, move_of, tile_text
@@ -43,7 +44,7 @@ if TYPE_CHECKING:  # pragma: no cover
 __all__ = ["Game"]
 
 _PHASES: tuple[Phase, ...] = ("place", "swap", "over")
-_Snapshot = tuple[bytes, dict[str, Any], dict[str, Any]]
+_Snapshot = tuple[bytes, Any, Any]
 
 
 class Game:
@@ -80,7 +81,7 @@ class Game:
     __slots__ = ("_chance", "_core", "_history", "_moves", "_policy", "_rules", "_start")
 
     _rules: Rules
-    _core: _core.Core
+    _core: Core
     _chance: np.random.PCG64
     _policy: np.random.PCG64
     _start: str
@@ -103,7 +104,7 @@ class Game:
         core.deal(self._chance)
         self._start = self.to_text()
 
-    def _init(self, rules: Rules, core: _core.Core, seed: Any) -> None:
+    def _init(self, rules: Rules, core: Core, seed: Any) -> None:
         root = as_seed_sequence(seed)
         self._rules = rules
         self._core = core

@@ -118,7 +118,11 @@ class Move:
 
     @classmethod
     def _make(
-        cls, kind: Kind, cells: tuple[Cell, Cell] | None, colours: tuple[int, int] | None, action: int
+        cls,
+        kind: Kind,
+        cells: tuple[Cell, Cell] | None,
+        colours: tuple[int, int] | None,
+        action: int,
     ) -> Move:
         move = object.__new__(cls)
         object.__setattr__(move, "kind", kind)

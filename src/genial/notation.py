@@ -40,8 +40,8 @@ __all__ = [
 ]
 
 Phase = Literal["place", "swap", "over"]
-PHASE_LETTERS = {"place": "p", "swap": "s", "over": "x"}
-_PHASE_OF = {v: k for k, v in PHASE_LETTERS.items()}
+PHASE_LETTERS: dict[Phase, str] = {"place": "p", "swap": "s", "over": "x"}
+_PHASE_OF: dict[str, Phase] = {"p": "place", "s": "swap", "x": "over"}
 RECORD_FORMAT = "genial-record"
 RECORD_VERSION = 1
 MAX_TURN = 32767  # the kernel's int16 turn counter
@@ -197,7 +197,7 @@ class Position:
         rack_rows = racks_f.split("/")
         if len(rack_rows) != players:
             raise PositionError(f"racks: {len(rack_rows)} players, expected {players}")
-        racks = []
+        racks: list[tuple[Tile, ...]] = []
         for p, line in enumerate(rack_rows):
             if line == "-":
                 racks.append(())

@@ -123,7 +123,8 @@ class Rules:
     @property
     def tile_counts(self) -> tuple[int, ...]:
         """Tiles of each type in the set, in tile type order (RR, RG, ..., PP)."""
-        return _core.TILE_SETS[self.tiles]
+        counts: tuple[int, ...] = _core.TILE_SETS[self.tiles]
+        return counts
 
     @property
     def tile_total(self) -> int:
@@ -207,7 +208,9 @@ class Rules:
         named = teams or tournament or tiles != "standard"
         if rules is not None:
             if not (isinstance(players, int) and players == 2) or named:
-                raise RulesError("give either rules= or the players/teams/tournament/tiles keywords")
+                raise RulesError(
+                    "give either rules= or the players/teams/tournament/tiles keywords"
+                )
             players = rules
         if isinstance(players, (Rules, str)):
             if named:

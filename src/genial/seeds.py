@@ -5,9 +5,9 @@ Every entry point that takes a ``seed`` accepts what ``numpy.random.default_rng`
 ``Generator``. A generator is used as a source of entropy: 128 bits are drawn from it, so passing
 the same generator twice gives two different (and both reproducible) runs.
 
-Streams are children of the root sequence (``child_seed``): chunk ``c`` of a batch, class ``i`` of an
-opening analysis, and a game's policy stream each get their own key, so results never depend on the
-number of workers.
+Streams are children of the root sequence (``child_seed``): chunk ``c`` of a batch, class ``i``
+of an opening analysis, and a game's policy stream each get their own key, so results never
+depend on the number of workers.
 
 >>> root = as_seed_sequence(1)
 >>> child_seed(root, 3).spawn_key
@@ -69,12 +69,12 @@ def stream(seed: np.random.SeedSequence) -> np.random.PCG64:
 def copy_bit_generator(bit_generator: np.random.BitGenerator) -> np.random.PCG64:
     """An independent PCG64 in the same state (no OS entropy drawn)."""
     other = np.random.PCG64(_QUIET)
-    other.state = bit_generator.state
+    other.state = bit_generator.state  # type: ignore[assignment]
     return other
 
 
 def bit_generator_from_state(state: dict[str, Any]) -> np.random.PCG64:
     """A PCG64 set to ``state`` (as ``bit_generator.state`` gives it)."""
     other = np.random.PCG64(_QUIET)
-    other.state = state
+    other.state = state  # type: ignore[assignment]
     return other

@@ -1,4 +1,5 @@
-"""Differential test: the compiled engine against the pure-Python reference (tests/reference/board.py).
+"""Differential test: the compiled engine against the pure-Python reference
+(tests/reference/board.py).
 
 Games are played by the engine (half of them by a score-seeking policy, so that caps, double
 bonuses, chains and swaps occur), then replayed through the reference with the engine's draws; at

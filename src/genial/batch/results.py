@@ -210,7 +210,8 @@ class Playouts:
         on each access; ``None`` unless the batch was run with ``records=True``."""
         if self.logs is None:
             return None
-        return entry(self.spec.game).adapter.records(self.spec, self.logs)
+        records: list[dict[str, Any]] = entry(self.spec.game).adapter.records(self.spec, self.logs)
+        return records
 
     # -- rows ----------------------------------------------------------------------------------
     def __len__(self) -> int:
@@ -350,7 +351,9 @@ class Playouts:
             raise GenialError(f"row {row} is outside 0..{len(self) - 1}")
         adapter = entry(self.spec.game).adapter
         chunk, offset = divmod(int(self.game[row]), CHUNK)
-        _, logs = adapter.play(self.spec.with_records(), stream(self.spec.chunk_seed(chunk)), offset + 1)
+        _, logs = adapter.play(
+            self.spec.with_records(), stream(self.spec.chunk_seed(chunk)), offset + 1
+        )
         assert logs is not None
         return adapter.replay(adapter.records(self.spec, logs[offset : offset + 1])[0])
 

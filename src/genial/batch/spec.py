@@ -47,11 +47,14 @@ class BatchSpec:
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, BatchSpec):
             return NotImplemented
-        return (
-            (self.game, self.rules, self.policies, self.epsilons, self.start, self.openings)
-            == (other.game, other.rules, other.policies, other.epsilons, other.start, other.openings)
-            and self.seed_key == other.seed_key
-        )
+        return (self.game, self.rules, self.policies, self.epsilons, self.start, self.openings) == (
+            other.game,
+            other.rules,
+            other.policies,
+            other.epsilons,
+            other.start,
+            other.openings,
+        ) and self.seed_key == other.seed_key
 
     def __hash__(self) -> int:
         return hash((self.game, self.rules, self.policies, self.start, self.openings))

@@ -52,7 +52,9 @@ def ascii_board(game: Game) -> str:
     for p, counters in enumerate(game.scores):
         marker = "*" if p == game.current_player and not game.is_over else " "
         rack = " ".join(tile_text(t) for t in game.rack(p))
-        lines.append(f"{marker} p{p}    " + "  ".join(f"{int(v):>2}" for v in counters) + f"   {rack}")
+        lines.append(
+            f"{marker} p{p}    " + "  ".join(f"{int(v):>2}" for v in counters) + f"   {rack}"
+        )
     if game.is_over:
         lines.append(f"game over after {game.turn} turns; ranks {game.ranks().tolist()}")
     else:
