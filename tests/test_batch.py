@@ -365,3 +365,33 @@ def test_variant_keywords_and_errors() -> None:
     a = simulate(200, 2, tournament=True, tiles="travel", seed=3)
     b = simulate(200, rules=genial.Rules.parse("2Tv"), seed=3)
     assert np.array_equal(a.scores, b.scores)
+
+
+# regressions found in review
+
+
+def test_replay_uses_the_exact_epsilon() -> None:
+    """Policy names round epsilon for display; replays must use the exact value."""
+    runs = simulate(1100, policy="epsilon-greedy", epsilon=0.1234564999, seed=11)
+    assert runs.policies[0] == "epsilon-greedy:0.123456"
+    for row in (3, 700, 1099):
+        assert runs.replay(row).scores.tolist() == runs.scores[row].tolist()
+
+
+def test_team_rows_are_marked_won() -> None:
+    """RULES §4.2: both partners of the winning team are marked as having won."""
+    pytest.importorskip("pandas")
+    runs = simulate(200, 4, teams=True, seed=1)
+    frame = runs.to_pandas()
+    wins = frame.groupby("seat")["won"].sum().tolist()
+    team = [int((runs.winner == t).sum()) for t in (0, 1)]
+    assert wins == [team[0], team[1], team[0], team[1]]
+
+
+def test_row_index_out_of_range() -> None:
+    runs = simulate(3, seed=1)
+    with pytest.raises(IndexError):
+        runs[5]
+    assert len(runs[-1]) == 1
+    assert np.array_equal(runs[-1].scores, runs.scores[-1:])
+    assert genial.Rules(2) == runs.game_rules

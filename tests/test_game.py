@@ -366,3 +366,20 @@ def test_from_text_seed_controls_later_draws() -> None:
     a.play(move)
     b.play(move)
     assert a == b
+
+
+@pytest.mark.parametrize(
+    "call",
+    [
+        lambda: Game(seed="abc"),
+        lambda: Game(seed=1.5),
+        lambda: genial.simulate(5, policy=None),
+        lambda: genial.simulate(5, openings=5),
+        lambda: genial.simulate(5, policy="epsilon-greedy", epsilon="0.2"),
+        lambda: genial.simulate(3).replay(1.5),
+        lambda: Move.place(((0.9, -4.2), (1, -4)), (0, 2)),
+    ],
+)
+def test_odd_inputs_raise_genial_errors(call) -> None:  # type: ignore[no-untyped-def]
+    with pytest.raises(GenialError):
+        call()

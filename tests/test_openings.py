@@ -303,3 +303,10 @@ def test_tournament_replies_may_touch_the_same_symbol() -> None:
     base = {m for c in opening_classes(2, reply_to="R0,-4+R1,-5") for m in c.members}
     assert Move.parse("R1,-4+R2,-5") not in base
     assert base < members
+
+
+def test_plot_with_extreme_win_rates(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    pytest.importorskip("matplotlib")
+    result = analyse(2, games_per_opening=2, seed=1, workers=1)
+    assert (result.table["win_rate"] == 0).any() or (result.table["win_rate"] == 1).any()
+    result.plot(tmp_path / "x.png")

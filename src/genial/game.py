@@ -25,7 +25,7 @@ from . import _core
 from ._core import Core
 from .errors import GenialError, IllegalMoveError, PositionError, RecordError, excerpt
 from .geometry import COLOUR_NAMES, Cell, area, cell_text, distance
-from .moves import TILES, Move, Tile, move_of, tile_text
+from .moves import MOVES, TILES, Move, Tile, tile_text
 from .notation import Phase, Position, load, make_record, read, read_record
 from .policies import parse_policy
 from .rules import Rules
@@ -44,7 +44,7 @@ if TYPE_CHECKING:  # pragma: no cover
 __all__ = ["Game"]
 
 _PHASES: tuple[Phase, ...] = ("place", "swap", "over")
-_Snapshot = tuple[bytes, Any, Any]
+_Snapshot = tuple[bytes, Any]
 
 
 class Game:
@@ -78,14 +78,26 @@ class Game:
     True
     """
 
-    __slots__ = ("_chance", "_core", "_history", "_moves", "_policy", "_rules", "_start")
+    __slots__ = (
+        "_chance",
+        "_core",
+        "_history",
+        "_moves",
+        "_policy",
+        "_policy_state",
+        "_root",
+        "_rules",
+        "_start",
+    )
 
     _rules: Rules
     _core: Core
     _chance: np.random.PCG64
-    _policy: np.random.PCG64
+    _policy: np.random.PCG64 | None  # made on first use, from _policy_state or else _root
+    _policy_state: Any
+    _root: np.random.SeedSequence
     _start: str
-    _moves: list[tuple[str, list[int]]]
+    _moves: list[tuple[Move, list[int]]]
     _history: list[_Snapshot]
 
     def __init__(
@@ -108,8 +120,10 @@ class Game:
         root = as_seed_sequence(seed)
         self._rules = rules
         self._core = core
+        self._root = root
         self._chance = stream(root)
-        self._policy = stream(child_seed(root, POLICY_STREAM))
+        self._policy = None
+        self._policy_state = None
         self._start = ""
         self._moves = []
         self._history = []
@@ -223,7 +237,8 @@ class Game:
 
     def legal_moves(self) -> list[Move]:
         """The legal moves for the current decision, in action order (empty when over)."""
-        return [move_of(a) for a in self._core.legal_actions()]
+        moves = MOVES
+        return [moves[a] for a in self._core.legal_actions().tolist()]
 
     def is_legal(self, move: Move | str | int) -> bool:
         """Whether ``move`` (a Move, its text or its action id) is legal now; False for
@@ -252,31 +267,43 @@ class Game:
         malformed or not legal now.
         """
         m = self._as_move(move)
-        self._check_legal(m)
+        if not self._core.is_legal(m.action):
+            self._check_legal(m)
         snapshot = self._snapshot()
         draws = self._core.apply(m.action, self._chance)
         self._history.append(snapshot)
-        self._moves.append((str(m), draws))
+        self._moves.append((m, draws))
 
     def undo(self) -> Move:
-        """Take back the last ``play()``: board, scores, racks, bag and both random streams are
-        exactly as before it. Returns the move taken back."""
+        """Take back the last ``play()``: board, scores, racks, bag and the chance stream are
+        exactly as before it (the policy stream, the chooser's, runs on). Returns the move taken
+        back."""
         if not self._history:
             raise IllegalMoveError("there is no move to undo")
-        state, chance, policy = self._history.pop()
+        state, chance = self._history.pop()
         self._core.restore(state)
         self._chance.state = chance
-        self._policy.state = policy
-        text, _ = self._moves.pop()
-        return Move.parse(text)
+        move, _ = self._moves.pop()
+        return move
 
     @property
     def moves(self) -> list[Move]:
         """The moves played since the start of the record (``to_record()['start']``)."""
-        return [Move.parse(text) for text, _ in self._moves]
+        return [move for move, _ in self._moves]
 
     def _snapshot(self) -> _Snapshot:
-        return (self._core.snapshot(), self._chance.state, self._policy.state)
+        return (self._core.snapshot(), self._chance.state)
+
+    def _policy_stream(self) -> np.random.PCG64:
+        if self._policy is None:
+            if self._policy_state is None:
+                self._policy = stream(child_seed(self._root, POLICY_STREAM))
+            else:
+                self._policy = bit_generator_from_state(self._policy_state)
+        return self._policy
+
+    def _policy_snapshot(self) -> Any:
+        return self._policy_state if self._policy is None else self._policy.state
 
     def _as_move(self, move: Move | str | int) -> Move:
         if isinstance(move, Move):
@@ -346,8 +373,10 @@ class Game:
         other = object.__new__(Game)
         other._rules = self._rules
         other._core = self._core.copy()
+        other._root = self._root
         other._chance = copy_bit_generator(self._chance)
-        other._policy = copy_bit_generator(self._policy)
+        other._policy = None
+        other._policy_state = self._policy_snapshot()
         other._start = self._start
         other._moves = list(self._moves)
         other._history = list(self._history)
@@ -363,8 +392,9 @@ class Game:
         return {
             "rules": self._rules,
             "core": self._core.snapshot(),
+            "root": self._root,
             "chance": self._chance.state,
-            "policy": self._policy.state,
+            "policy": self._policy_snapshot(),
             "start": self._start,
             "moves": self._moves,
             "history": self._history,
@@ -373,8 +403,10 @@ class Game:
     def __setstate__(self, state: dict[str, Any]) -> None:
         self._rules = state["rules"]
         self._core = _core.Core.from_snapshot(state["core"])
+        self._root = state["root"]
         self._chance = bit_generator_from_state(state["chance"])
-        self._policy = bit_generator_from_state(state["policy"])
+        self._policy = None
+        self._policy_state = state["policy"]
         self._start = state["start"]
         self._moves = list(state["moves"])
         self._history = list(state["history"])
@@ -424,7 +456,7 @@ class Game:
     def to_record(self) -> dict[str, Any]:
         """A JSON-serialisable record: the start position (racks and bag included), then every
         move with the tiles drawn right after it. ``Game.from_record`` replays it exactly."""
-        return make_record(self._start, self._moves)
+        return make_record(self._start, [(str(m), draws) for m, draws in self._moves])
 
     @classmethod
     def from_record(cls, record: Any, *, seed: Any = None) -> Game:
@@ -450,7 +482,7 @@ class Game:
             except ValueError as exc:
                 raise RecordError(f"move {i} ({excerpt(text)}): {exc}") from None
             self._history.append(snapshot)
-            self._moves.append((str(m), drawn))
+            self._moves.append((m, drawn))
 
     # -- batches ---------------------------------------------------------------------------------
     def playouts(
@@ -482,7 +514,7 @@ class Game:
         from .batch import simulate
 
         if seed is None:
-            seed = as_seed_sequence(np.random.Generator(self._policy))
+            seed = as_seed_sequence(np.random.Generator(self._policy_stream()))
         return simulate(
             n_games,
             policy=policy,
@@ -501,7 +533,10 @@ class Game:
         ``'epsilon-greedy:0.2'``) picks here, drawn from the game's policy stream (never from
         the bag's chance stream; see ``genial.simulate`` for the policies' definitions)."""
         name, eps = parse_policy(policy, epsilon)
-        if not len(self._core.legal_actions()):
+        if self._core.phase == 2:
+            raise IllegalMoveError("there is no legal move to choose from: the game is over")
+        action = self._core.choose(name, self._policy_stream(), eps)
+        if action < 0:
             raise IllegalMoveError("there is no legal move to choose from")
-        return move_of(self._core.choose(name, self._policy, eps))
+        return MOVES[action]
 

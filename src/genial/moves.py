@@ -38,6 +38,7 @@ __all__ = [
     "ACTION_KEEP",
     "ACTION_SIZE",
     "ACTION_SWAP",
+    "MOVES",
     "TILES",
     "Move",
     "Tile",
@@ -230,7 +231,7 @@ class Move:
             raise IllegalMoveError(f"an action id must be an int, got {excerpt(action)}")
         if not 0 <= action < ACTION_SIZE:
             raise IllegalMoveError(f"action {excerpt(action)} is outside 0..{ACTION_SIZE - 1}")
-        move = _ALL_MOVES[int(action)]
+        move = MOVES[int(action)]
         if move.cells is not None:
             for cell in move.cells:
                 if distance(cell) > radius:
@@ -279,7 +280,7 @@ class Move:
 
 def move_of(action: int) -> Move:
     """The move of an action id, unchecked against any area (``Move.from_action`` checks)."""
-    return _ALL_MOVES[action]
+    return MOVES[action]
 
 
 def _build_moves() -> tuple[list[Move], Move, Move]:
@@ -296,4 +297,5 @@ def _build_moves() -> tuple[list[Move], Move, Move]:
 
 
 _PLACEMENTS, _SWAP, _KEEP = _build_moves()
-_ALL_MOVES: list[Move] = [*_PLACEMENTS, _SWAP, _KEEP]
+MOVES: tuple[Move, ...] = (*_PLACEMENTS, _SWAP, _KEEP)
+"""Every move, by action id (unchecked against any area: ``Move.from_action`` checks)."""

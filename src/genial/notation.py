@@ -73,6 +73,16 @@ class Position:
     first: tuple[int | None, ...] = ()
     turn: int = 1
 
+    def __post_init__(self) -> None:
+        # a rack is a multiset of tiles (RULES §2.3): kept sorted, so equal racks compare equal
+        try:
+            racks = tuple(tuple(sorted((min(t), max(t)) for t in rack)) for rack in self.racks)
+        except (TypeError, ValueError):
+            raise PositionError(
+                f"racks: tuples of tiles (lo, hi), got {excerpt(self.racks)}"
+            ) from None
+        object.__setattr__(self, "racks", racks)
+
     @classmethod
     def empty(cls, rules: Rules) -> Position:
         """An empty board, every tile in the bag, empty racks, seat 0 to place, turn 1."""
@@ -107,14 +117,14 @@ class Position:
     # -- the text ------------------------------------------------------------------------------
     def to_text(self) -> str:
         """The position text (the README's "Notations" describes the ten fields)."""
-        radius = self.rules.radius
-        rows = []
-        for r in range(-radius, radius + 1):
-            line = ""
-            for cell in row(radius, r):
-                colour = SYMBOL_AT.get(cell, self.board.get(cell))
-                line += "-" if colour is None else COLOURS[colour]
-            rows.append(line)
+        board = self.board
+        rows = [
+            "".join(
+                fixed if fixed != "-" or cell not in board else COLOURS[board[cell]]
+                for cell, fixed in line
+            )
+            for line in _TEXT_ROWS[self.rules.radius]
+        ]
         return " ".join(
             [
                 str(self.rules),
@@ -265,6 +275,20 @@ _SYMBOL_CELLS = tuple(sorted(SYMBOL_AT, key=SYMBOL_AT.__getitem__))
 
 # -- positions and the kernel ------------------------------------------------------------------
 
+# per radius: the area's cells without a printed symbol with their kernel index, and the rows of
+# the board field as (cell, printed letter or "-")
+_FREE_CELLS: dict[int, tuple[tuple[Cell, int], ...]] = {
+    radius: tuple((c, _core.index_of(*c)) for c in area(radius) if c not in SYMBOL_AT)
+    for radius in range(1, 8)
+}
+_TEXT_ROWS: dict[int, tuple[tuple[tuple[Cell, str], ...], ...]] = {
+    radius: tuple(
+        tuple((c, COLOURS[SYMBOL_AT[c]] if c in SYMBOL_AT else "-") for c in row(radius, r))
+        for r in range(-radius, radius + 1)
+    )
+    for radius in range(1, 8)
+}
+
 
 def load(position: Position) -> _core.Core:
     """Check that ``position`` can be (``PositionError`` says why not) and build its kernel
@@ -291,7 +315,8 @@ def load(position: Position) -> _core.Core:
         partner = rules.team_of(p)
         if pos.scores[p] != pos.scores[partner]:
             raise PositionError(
-                f"scores: seats {partner} and {p} are a team (RULES §4.2) and share counters, "
+                f"scores: seats {partner} and {p} are a team (docs/rules.md §4.2) and share "
+                f"counters, "
                 f"got {list(pos.scores[partner])} and {list(pos.scores[p])}"
             )
     racks = []
@@ -363,20 +388,22 @@ def _check_phase(core: _core.Core, pos: Position) -> None:
         if not ended:
             raise PositionError(
                 "phase: 'x' (over), but the game has not ended: free pairs remain, no player "
-                "has six counters at the cap and a rack holds tiles (RULES §3.6)"
+                "has six counters at the cap and a rack holds tiles (docs/rules.md §3.6)"
             )
         if pos.bonus:
             raise PositionError("bonus: no bonus plays are owed once the game is over")
         return
     if ended:
-        raise PositionError(f"phase: {pos.phase!r}, but the game is over: {ended[0]} (RULES §3.6)")
+        raise PositionError(
+            f"phase: {pos.phase!r}, but the game is over: {ended[0]} (docs/rules.md §3.6)"
+        )
     if pos.phase == "swap":
         if pos.bonus:
             raise PositionError("bonus: no bonus plays are owed during the swap decision")
         if not core.swap_allowed():
             raise PositionError(
                 f"phase: 's' (swap decision), but player {pos.to_move}'s rack holds a tile with "
-                "one of its lowest colours, or is empty (RULES §3.5)"
+                "one of its lowest colours, or is empty (docs/rules.md §3.5)"
             )
         return
     if not pos.racks[pos.to_move]:
@@ -388,15 +415,11 @@ def _check_phase(core: _core.Core, pos: Position) -> None:
 def read(core: _core.Core, rules: Rules) -> Position:
     """The ``Position`` of a kernel state."""
     raw = core.board()
-    board = {}
-    for cell in area(rules.radius):
-        value = raw[_core.index_of(*cell)]
-        if value < 6 and cell not in SYMBOL_AT:
-            board[cell] = value
+    board = {cell: raw[i] for cell, i in _FREE_CELLS[rules.radius] if raw[i] < 6}
     return Position(
         rules=rules,
         board=board,
-        scores=tuple(tuple(int(v) for v in s) for s in core.scores()),
+        scores=tuple(map(tuple, core.scores().tolist())),
         racks=tuple(tuple(TILES[t] for t in core.rack(p)) for p in range(rules.players)),
         bag=tuple(core.bag_counts()),
         to_move=int(core.current),

@@ -51,19 +51,19 @@ class Rules:
     def __post_init__(self) -> None:
         p = self.players
         if isinstance(p, bool) or not isinstance(p, int) or not 1 <= p <= 4:
-            raise RulesError(f"players must be 1, 2, 3 or 4 (RULES §3, §4.1), got {p!r}")
+            raise RulesError(f"players must be 1, 2, 3 or 4 (docs/rules.md §3, §4.1), got {p!r}")
         if not isinstance(self.teams, bool) or not isinstance(self.tournament, bool):
             raise RulesError("teams and tournament are True or False")
         if self.teams and p != 4:
-            raise RulesError(f"the team game is for 4 players (RULES §4.2), not {p}")
+            raise RulesError(f"the team game is for 4 players (docs/rules.md §4.2), not {p}")
         if self.tournament and p != 2:
             raise RulesError(
-                f"tournament rules are an option of the 2-player game (RULES §4.3), not {p}"
+                f"tournament rules are an option of the 2-player game (docs/rules.md §4.3), not {p}"
             )
         if self.tiles not in ("standard", "travel"):
             raise RulesError(f"tiles must be 'standard' or 'travel', got {self.tiles!r}")
         if self.tiles == "travel" and p > 2:
-            raise RulesError(f"the travel set is for 1 or 2 players (RULES §2.2), not {p}")
+            raise RulesError(f"the travel set is for 1 or 2 players (docs/rules.md §2.2), not {p}")
 
     # -- what the variant implies -------------------------------------------------------------
     @property

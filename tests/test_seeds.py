@@ -1,0 +1,300 @@
+"""Seeds and random streams: chance (the bag's draws, RULES §2.3, §3.1) and choice (the policies of
+``choose`` and ``playouts``) are apart, every accepted kind of seed reproduces, bad seeds raise."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable
+from typing import Any
+
+import numpy as np
+import pytest
+
+import genial
+from genial import Game, GenialError, simulate
+from genial.openings import analyse
+
+TOKENS = ("1", "1v", "2", "2v", "2T", "2Tv", "3", "4", "4t")
+ARRAYS = ("scores", "ranks", "winner", "placements", "turns", "bonus", "swaps", "opening", "game")
+
+
+def _draws(game: Game) -> list[list[str]]:
+    return [entry["draws"] for entry in game.to_record()["moves"]]
+
+
+def _same_runs(a: genial.Playouts, b: genial.Playouts) -> bool:
+    return len(a) == len(b) and all(
+        np.array_equal(getattr(a, name), getattr(b, name)) for name in ARRAYS
+    )
+
+
+# -- chance and choice are apart ------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("rules", TOKENS)
+@pytest.mark.parametrize("policy", ["random", "greedy", "epsilon-greedy:0.3"])
+def test_choose_does_not_touch_the_bags_draws(rules: str, policy: str) -> None:
+    """A game whose moves come from choose() and a game that plays the same moves by hand,
+    never calling choose(), draw the same tiles (RULES §3.2 (d)) and pass through the same
+    positions."""
+    chosen = Game(rules, seed=31)
+    by_hand = Game(rules, seed=31)
+    assert by_hand.to_text() == chosen.to_text()  # the deal
+    while not chosen.is_over:
+        move = chosen.choose(policy)
+        chosen.play(move)
+        by_hand.play(str(move))
+        assert by_hand.to_record()["moves"][-1] == chosen.to_record()["moves"][-1]
+        assert by_hand.to_text() == chosen.to_text()
+    assert by_hand.is_over
+    assert _draws(by_hand) == _draws(chosen)
+    assert by_hand.to_record() == chosen.to_record()
+
+
+@pytest.mark.parametrize("rules", TOKENS)
+def test_calls_to_choose_between_moves_change_no_draw(rules: str) -> None:
+    """Moves picked by hand (Python's random.Random); a second game makes the same moves but
+    asks every policy for a pick before each (and ignores it): the draws are identical."""
+    picker = random.Random(5)
+    by_hand = Game(rules, seed=77)
+    asking = Game(rules, seed=77)
+    while not by_hand.is_over:
+        move = picker.choice(by_hand.legal_moves())
+        before = asking.to_text()
+        for policy in ("random", "greedy", "epsilon-greedy", "random"):
+            asking.choose(policy)
+            assert asking.to_text() == before  # choose() only looks
+        assert asking.moves == by_hand.moves
+        by_hand.play(move)
+        asking.play(move)
+        assert asking.to_text() == by_hand.to_text()
+    assert _draws(asking) == _draws(by_hand)
+    assert asking.to_record() == by_hand.to_record()
+
+
+def test_first_legal_move_games_draw_alike_with_or_without_choose() -> None:
+    plain = Game(3, seed=2)
+    asking = Game(3, seed=2)
+    while not plain.is_over:
+        asking.choose("greedy")
+        move = plain.legal_moves()[0]
+        plain.play(move)
+        asking.play(asking.legal_moves()[0])
+        assert asking.to_text() == plain.to_text()
+    assert _draws(asking) == _draws(plain)
+
+
+def test_choose_is_reproducible_and_depends_on_the_seed() -> None:
+    def picks(seed: int) -> list[str]:
+        game = Game(2, seed=seed)
+        out = []
+        while not game.is_over:
+            move = game.choose("random")
+            out.append(str(move))
+            game.play(move)
+        return out
+
+    assert picks(3) == picks(3)
+    assert picks(3) != picks(4)
+
+
+def test_undo_rewinds_the_chance_stream() -> None:
+    """undo() puts the bag's stream back: the move played again draws the same tiles, and a
+    different move played instead draws as it would have without the first."""
+    game = Game(2, seed=12)
+    for _ in range(5):
+        game.play(game.choose("random"))
+    twin = game.copy()
+    move = game.choose("random")
+    game.play(move)
+    drawn = _draws(game)[-1]
+    game.undo()
+    assert game == twin
+    game.play(move)
+    assert _draws(game)[-1] == drawn
+    game.undo()
+    other = game.legal_moves()[-1]
+    game.play(other)
+    twin.play(other)
+    assert _draws(game) == _draws(twin)
+    assert game.to_text() == twin.to_text()
+
+
+def test_playing_by_hand_does_not_advance_the_policy_stream() -> None:
+    """Moves played without choose() leave the policy stream where it was."""
+    first = Game(2, seed=8)
+    second = Game(2, seed=8)
+    move = first.legal_moves()[3]
+    first.play(move)
+    second.play(move)
+    assert first.choose("random") == second.choose("random")
+    assert first.choose("epsilon-greedy:0.9") == second.choose("epsilon-greedy:0.9")
+
+
+# -- every kind of seed ---------------------------------------------------------------------------
+
+SEEDS: dict[str, Callable[[], Any]] = {
+    "int": lambda: 12345,
+    "big int": lambda: 2**100 + 7,
+    "list of ints": lambda: [3, 1, 4, 1, 5],
+    "SeedSequence": lambda: np.random.SeedSequence(99),
+    "SeedSequence child": lambda: np.random.SeedSequence(99).spawn(3)[2],
+    "Generator": lambda: np.random.default_rng(42),
+    "PCG64": lambda: np.random.PCG64(43),
+    "Philox": lambda: np.random.Philox(44),
+    "MT19937": lambda: np.random.MT19937(45),
+}
+
+
+def _future(game: Game, policy: str = "random") -> list[str]:
+    texts = [game.to_text()]
+    while not game.is_over:
+        game.play(game.choose(policy))
+        texts.append(game.to_text())
+    return texts
+
+
+@pytest.mark.parametrize("kind", sorted(SEEDS))
+def test_equal_seeds_make_equal_games(kind: str) -> None:
+    make = SEEDS[kind]
+    a, b = Game(2, seed=make()), Game(2, seed=make())
+    assert a == b
+    assert a.to_text() == b.to_text()
+    assert _future(a) == _future(b)  # the policy stream too
+
+
+@pytest.mark.parametrize("kind", sorted(SEEDS))
+def test_equal_seeds_make_equal_batches(kind: str) -> None:
+    make = SEEDS[kind]
+    a = simulate(300, 2, policy="epsilon-greedy", seed=make())
+    b = simulate(300, 2, policy="epsilon-greedy", seed=make())
+    assert _same_runs(a, b)
+
+
+def test_different_seeds_make_different_games() -> None:
+    texts = {Game(2, seed=make()).to_text() for make in SEEDS.values()}
+    assert len(texts) == len(SEEDS)
+
+
+def test_an_int_and_a_list_are_their_seed_sequences() -> None:
+    """numpy's convention: an int or a list of ints seeds as ``SeedSequence(it)``."""
+    assert Game(3, seed=7) == Game(3, seed=np.random.SeedSequence(7))
+    assert Game(3, seed=[7, 8]) == Game(3, seed=np.random.SeedSequence([7, 8]))
+    assert _future(Game(3, seed=7)) == _future(Game(3, seed=np.random.SeedSequence(7)))
+    a = simulate(50, seed=7)
+    assert _same_runs(a, simulate(50, seed=np.random.SeedSequence(7)))
+
+
+def test_a_bit_generator_seeds_like_its_generator() -> None:
+    """A BitGenerator is used through a Generator on it (seeds' module docstring)."""
+    assert Game(2, seed=np.random.PCG64(3)) == Game(2, seed=np.random.Generator(np.random.PCG64(3)))
+    assert Game(2, seed=np.random.PCG64(3)) == Game(2, seed=np.random.default_rng(3))
+
+
+def test_a_generator_is_a_source_of_entropy_that_advances() -> None:
+    rng = np.random.default_rng(11)
+    first, second = Game(2, seed=rng), Game(2, seed=rng)
+    assert first != second
+    replay = np.random.default_rng(11)
+    assert Game(2, seed=replay) == first
+    assert Game(2, seed=replay) == second
+
+
+def test_simulate_with_a_generator_is_reproducible() -> None:
+    a = simulate(500, 3, policy="greedy", seed=np.random.default_rng(3))
+    b = simulate(500, 3, policy="greedy", seed=np.random.default_rng(3))
+    assert _same_runs(a, b)
+    assert a.spec == b.spec
+    rng = np.random.default_rng(3)
+    simulate(1, seed=rng)
+    assert not _same_runs(a, simulate(500, 3, policy="greedy", seed=rng))
+
+
+@pytest.mark.parametrize("kind", ["int", "Generator", "PCG64", "list of ints"])
+def test_simulate_is_the_same_for_one_and_two_workers(kind: str) -> None:
+    n = 2 * genial.batch.CHUNK + 300  # three chunks
+    one = simulate(n, 2, policy="random", seed=SEEDS[kind](), workers=1)
+    two = simulate(n, 2, policy="random", seed=SEEDS[kind](), workers=2)
+    assert _same_runs(one, two)
+    assert one.rows.tobytes() == two.rows.tobytes()
+
+
+def test_a_shorter_run_is_a_prefix() -> None:
+    n = genial.batch.CHUNK + 200
+    long = simulate(n, 2, seed=np.random.default_rng(9), workers=2)
+    short = simulate(300, 2, seed=np.random.default_rng(9))
+    assert short.rows.tobytes() == long.rows[:300].tobytes()
+
+
+def test_from_text_and_from_record_seed_the_draws_that_follow() -> None:
+    game = Game(2, seed=1)
+    for _ in range(4):
+        game.play(game.choose("greedy"))
+    text, record = game.to_text(), game.to_record()
+    for make in (lambda: 6, lambda: np.random.default_rng(6)):
+        a, b = Game.from_text(text, seed=make()), Game.from_text(text, seed=make())
+        assert _future(a) == _future(b)
+        c, d = Game.from_record(record, seed=make()), Game.from_record(record, seed=make())
+        assert c == game
+        assert _future(c) == _future(d)
+    assert _future(Game.from_text(text, seed=6)) != _future(Game.from_text(text, seed=7))
+
+
+# -- playouts from a game --------------------------------------------------------------------------
+
+
+def test_playouts_without_a_seed_come_from_the_games_policy_stream() -> None:
+    game = Game(seed=1)
+    first = game.playouts(100)
+    again = Game(seed=1).playouts(100)
+    assert _same_runs(first, again)
+    second = game.playouts(100)  # the policy stream advanced
+    assert not _same_runs(first, second)
+    fresh = Game(seed=1)
+    fresh.playouts(100)
+    assert _same_runs(second, fresh.playouts(100))
+
+
+def test_playouts_do_not_touch_the_games_position_or_draws() -> None:
+    game, plain = Game(2, seed=4), Game(2, seed=4)
+    game.playouts(50, policy="greedy")
+    assert game == plain
+    assert game.moves == []
+    while not plain.is_over:
+        move = plain.legal_moves()[-1]
+        plain.play(move)
+        game.play(move)
+    assert _draws(game) == _draws(plain)
+
+
+def test_playouts_with_a_seed_are_the_simulation_from_the_game() -> None:
+    game = Game(2, seed=4)
+    game.play(game.choose("greedy"))
+    a = game.playouts(200, policy="greedy", seed=np.random.default_rng(2))
+    b = simulate(200, policy="greedy", start=game, seed=np.random.default_rng(2))
+    assert _same_runs(a, b)
+    assert a.start == game.to_text()
+
+
+# -- bad seeds -------------------------------------------------------------------------------------
+
+BAD_SEEDS = [-1, "x", 1.5, True, False, np.True_, [1, -2], [1.5], {"a": 1}]
+
+
+@pytest.mark.parametrize("seed", BAD_SEEDS, ids=repr)
+def test_bad_seeds_raise_genial_errors(seed: Any) -> None:
+    game = Game(2, seed=1)
+    text, record = game.to_text(), game.to_record()
+    calls: list[Callable[[], object]] = [
+        lambda: Game(2, seed=seed),
+        lambda: Game.from_text(text, seed=seed),
+        lambda: Game.from_record(record, seed=seed),
+        lambda: simulate(5, seed=seed),
+        lambda: game.playouts(5, seed=seed),
+        lambda: genial.make("board", seed=seed),
+        lambda: analyse(2, games_per_opening=1, seed=seed, workers=1),
+    ]
+    for call in calls:
+        with pytest.raises(GenialError):
+            call()
+    assert game.to_text() == text

@@ -1,0 +1,147 @@
+"""genial.stats: Wilson intervals against published values, Holm's correction by hand, and the
+normal interval of a mean."""
+
+from __future__ import annotations
+
+import math
+import statistics
+
+import numpy as np
+import pytest
+
+from genial import wilson_interval
+from genial.stats import Z95, holm, mean_interval
+
+# -- Wilson intervals ------------------------------------------------------------------------------
+
+
+def test_z95_is_the_normal_quantile() -> None:
+    expected = statistics.NormalDist().inv_cdf(0.975)
+    assert abs(Z95 - expected) < 1e-12
+
+
+@pytest.mark.parametrize(
+    ("successes", "trials", "lo", "hi"),
+    [
+        # Newcombe (1998), "Two-sided confidence intervals for the single proportion", Table I,
+        # method 3 (Wilson score interval without continuity correction)
+        (81, 263, 0.2553, 0.3662),
+        (15, 148, 0.0624, 0.1605),
+        (0, 20, 0.0, 0.1611),
+        (1, 29, 0.0061, 0.1718),
+        # the textbook 50 of 100 and 0 (10) of 10
+        (50, 100, 0.4038, 0.5962),
+        (0, 10, 0.0, 0.2775),
+        (10, 10, 0.7225, 1.0),
+    ],
+)
+def test_wilson_interval_matches_published_values(
+    successes: int, trials: int, lo: float, hi: float
+) -> None:
+    got_lo, got_hi = wilson_interval(successes, trials)
+    assert float(got_lo) == pytest.approx(lo, abs=5e-5)
+    assert float(got_hi) == pytest.approx(hi, abs=5e-5)
+
+
+def test_wilson_interval_holds_the_proportion_at_the_ends() -> None:
+    lo, hi = wilson_interval(0, 3)
+    assert float(lo) == 0.0
+    lo, hi = wilson_interval(7, 7)
+    assert float(hi) == 1.0
+
+
+def test_wilson_interval_is_vectorised_symmetric_and_holds_the_proportion() -> None:
+    n = 40
+    k = np.arange(n + 1)
+    lo, hi = wilson_interval(k, np.full(n + 1, n))
+    assert lo.shape == hi.shape == (n + 1,)
+    p = k / n
+    assert np.all((lo <= p) & (p <= hi))
+    assert np.all((lo >= 0) & (hi <= 1))
+    np.testing.assert_allclose(lo, 1 - hi[::-1], atol=1e-12)  # k and n - k mirror
+    assert np.all(np.diff(lo) > 0) and np.all(np.diff(hi) > 0)
+
+
+def test_wilson_interval_narrows_with_more_trials() -> None:
+    widths = [float(np.subtract(*wilson_interval(n // 2, n)[::-1])) for n in (10, 100, 1000)]
+    assert widths[0] > widths[1] > widths[2] > 0
+
+
+def test_wilson_interval_without_trials_is_nan() -> None:
+    lo, hi = wilson_interval(0, 0)
+    assert math.isnan(float(lo)) and math.isnan(float(hi))
+    lo, hi = wilson_interval([0, 3], [0, 6])
+    assert math.isnan(lo[0]) and math.isnan(hi[0])
+    assert 0 < lo[1] < 0.5 < hi[1] < 1
+
+
+def test_wilson_interval_with_another_z() -> None:
+    """A wider z gives a wider interval around the same centre."""
+    lo95, hi95 = wilson_interval(30, 100)
+    lo99, hi99 = wilson_interval(30, 100, z=statistics.NormalDist().inv_cdf(0.995))
+    assert lo99 < lo95 < 0.3 < hi95 < hi99
+
+
+# -- Holm ------------------------------------------------------------------------------------------
+
+
+def test_holm_by_hand_on_three_values() -> None:
+    """Sorted 0.01, 0.02, 0.04 are multiplied by 3, 2, 1: 0.03, 0.04, 0.04, then put back in
+    the input's order."""
+    np.testing.assert_allclose(holm([0.02, 0.01, 0.04]), [0.04, 0.03, 0.04])
+
+
+def test_holm_by_hand_is_monotone_and_capped_at_one() -> None:
+    """Sorted 0.01, 0.5, 0.6 give 0.03, min(1, 1.0), 0.6; step-down keeps them monotone, so
+    the last becomes 1.0 too."""
+    np.testing.assert_allclose(holm([0.5, 0.6, 0.01]), [1.0, 1.0, 0.03])
+
+
+def test_holm_by_hand_with_ties() -> None:
+    np.testing.assert_allclose(holm([0.01, 0.01, 0.2]), [0.03, 0.03, 0.2])
+
+
+def test_holm_of_one_value_and_of_none() -> None:
+    np.testing.assert_allclose(holm([0.2]), [0.2])
+    assert holm([]).shape == (0,)
+
+
+def test_holm_properties_on_random_p_values() -> None:
+    rng = np.random.default_rng(1)
+    p = rng.uniform(0, 0.2, size=50)
+    adjusted = holm(p)
+    assert np.all(adjusted >= p)
+    assert np.all(adjusted <= 1)
+    order = np.argsort(p)
+    assert np.all(np.diff(adjusted[order]) >= 0)  # monotone in p
+    assert adjusted.min() == pytest.approx(min(1.0, 50 * p.min()))  # the smallest: Bonferroni
+
+
+# -- mean intervals --------------------------------------------------------------------------------
+
+
+def test_mean_interval_of_a_constant_array() -> None:
+    mean, lo, hi = mean_interval(np.full(7, 3.5))
+    assert (mean, lo, hi) == (3.5, 3.5, 3.5)
+
+
+def test_mean_interval_by_hand() -> None:
+    values = [1.0, 2.0, 3.0, 6.0]
+    mean, lo, hi = mean_interval(np.array(values))
+    half = statistics.NormalDist().inv_cdf(0.975) * statistics.stdev(values) / 2  # sqrt(4)
+    assert mean == pytest.approx(3.0)
+    assert lo == pytest.approx(3.0 - half)
+    assert hi == pytest.approx(3.0 + half)
+
+
+def test_mean_interval_of_integer_arrays() -> None:
+    mean, lo, hi = mean_interval(np.array([2, 4, 4, 4, 5, 5, 7, 9], dtype=np.uint8))
+    assert mean == 5.0
+    assert lo < 5.0 < hi
+    assert hi - 5.0 == pytest.approx(5.0 - lo)
+
+
+def test_mean_interval_of_one_value_and_of_none() -> None:
+    mean, lo, hi = mean_interval(np.array([4.0]))
+    assert mean == 4.0 and math.isnan(lo) and math.isnan(hi)
+    assert all(math.isnan(v) for v in mean_interval(np.array([])))
