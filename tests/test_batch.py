@@ -395,3 +395,15 @@ def test_row_index_out_of_range() -> None:
     assert len(runs[-1]) == 1
     assert np.array_equal(runs[-1].scores, runs.scores[-1:])
     assert genial.Rules(2) == runs.game_rules
+
+
+def test_batches_that_cannot_fit_are_refused_before_anything_is_allocated() -> None:
+    """simulate(10**9) would need ~61 GiB of result rows on a 24 GiB machine: a clear error at
+    once (it used to reserve the memory and meet the out-of-memory killer)."""
+    import time
+
+    for n, records in ((10**12, False), (10**9, False), (10**8, True)):
+        began = time.perf_counter()
+        with pytest.raises(GenialError, match="GiB"):
+            simulate(n, records=records)
+        assert time.perf_counter() - began < 0.5

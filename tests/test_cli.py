@@ -1,114 +1,685 @@
-"""The ``genial`` command line (it only calls the library)."""
+"""The ``genial`` command line (it only calls the library): output paths checked before any work,
+atomic writes, one-line errors with their exit status, Ctrl-C."""
 
 from __future__ import annotations
 
+import errno
 import json
+import os
+import signal
+import stat
+import subprocess
+import sys
+import time
+from pathlib import Path
 
 import pytest
 
+import genial.batch
+import genial.cli
+import genial.openings
 from genial import Game
-from genial.cli import main
+from genial.batch.results import Playouts
+from genial.cli import build_parser, main
+from genial.errors import excerpt
+from genial.openings import OpeningAnalysis
+
+LONG_SIMULATE = ["simulate", "--games", "100000000", "--policy", "greedy", "--no-progress"]
+LONG_OPENINGS = ["openings", "--games-per-opening", "100000", "--workers", "1", "--no-progress"]
+FAST = 0.5
+"""Seconds within which a refused command returns (the long runs above take minutes)."""
 
 
-def test_play_prints_a_whole_game(capsys) -> None:  # type: ignore[no-untyped-def]
+def run(argv: list[str], capsys: pytest.CaptureFixture[str]) -> tuple[int, str, str, float]:
+    began = time.perf_counter()
+    code = main(argv)
+    seconds = time.perf_counter() - began
+    captured = capsys.readouterr()
+    return code, captured.out, captured.err, seconds
+
+
+def assert_one_line(err: str, command: str, kind: str = "error: ") -> str:
+    """``err`` is exactly one line ``genial <command>: <kind>...``; returns the message."""
+    assert "Traceback" not in err
+    assert err.endswith("\n") and err.count("\n") == 1, err
+    prefix = f"genial {command}: {kind}"
+    assert err.startswith(prefix), err
+    return err[len(prefix) : -1]
+
+
+def files(directory: Path) -> set[str]:
+    return {p.name for p in directory.iterdir()}
+
+
+def genial_process(argv: list[str], cwd: Path) -> subprocess.Popen[str]:
+    return subprocess.Popen(
+        [sys.executable, "-m", "genial", *argv],
+        cwd=cwd,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+
+
+# -- playing and writing -------------------------------------------------------------------------
+
+
+def test_play_prints_a_whole_game(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["play", "--players", "3", "--seed", "4", "--policy", "random"]) == 0
     out = capsys.readouterr().out
     assert out.startswith("turn   1  player 0 (random): ")
     assert "game over after" in out
 
 
-def test_play_writes_a_record_that_replays(tmp_path, capsys) -> None:  # type: ignore[no-untyped-def]
+def test_play_writes_a_record_that_replays(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     path = tmp_path / "game.json"
     args = ["play", "--seed", "2", "--quiet", "--record", str(path)]
     assert main([*args, "--policy", "greedy", "--policy", "random"]) == 0
     game = Game.from_record(json.loads(path.read_text()))
     assert game.is_over
     assert str(game) in capsys.readouterr().out
+    assert files(tmp_path) == {"game.json"}  # no temporary file left
 
 
 @pytest.mark.parametrize(
     "flags",
     [["--players", "1"], ["--players", "4", "--teams"], ["--tournament", "--tiles", "travel"]],
 )
-def test_play_variants(flags: list[str], capsys) -> None:  # type: ignore[no-untyped-def]
+def test_play_variants(flags: list[str], capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["play", "--seed", "1", "--quiet", *flags]) == 0
     assert "game over" in capsys.readouterr().out
 
 
-def test_play_bad_policy_count(capsys) -> None:  # type: ignore[no-untyped-def]
-    with pytest.raises(SystemExit, match="one per player"):
-        main(["play", "--players", "3", "--policy", "random", "--policy", "greedy"])
+def test_play_bad_policy_count(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, err, _ = run(
+        ["play", "--players", "3", "--policy", "random", "--policy", "greedy"], capsys
+    )
+    assert code == 2 and out == ""
+    assert "one per player (3), not 2" in assert_one_line(err, "play")
 
 
-def test_simulate_summary_and_parquet(tmp_path, capsys) -> None:  # type: ignore[no-untyped-def]
+def test_simulate_summary_and_parquet(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     pd = pytest.importorskip("pandas")
     pytest.importorskip("pyarrow")
     out = tmp_path / "games.parquet"
-    code = main(
-        [
-            "simulate",
-            "--players",
-            "2",
-            "--games",
-            "3000",
-            "--policy",
-            "greedy",
-            "--workers",
-            "-1",
-            "--seed",
-            "1",
-            "--out",
-            str(out),
-            "--no-progress",
-        ]
-    )
+    argv = ["simulate", "--players", "2", "--games", "3000", "--policy", "greedy"]
+    code = main([*argv, "--workers", "-1", "--seed", "1", "--out", str(out), "--no-progress"])
     assert code == 0
     text = capsys.readouterr().out
     assert "3,000 games" in text and "win rate" in text and "games/s" in text
+    assert out.read_bytes()[:4] == b"PAR1"
     frame = pd.read_parquet(out)
     assert len(frame) == 6000
     assert set(frame["seat"]) == {0, 1}
+    assert files(tmp_path) == {"games.parquet"}
 
 
-def test_simulate_solo_reports_the_result_distribution(capsys) -> None:  # type: ignore[no-untyped-def]
-    assert (
-        main(
-            [
-                "simulate",
-                "--players",
-                "1",
-                "--games",
-                "500",
-                "--policy",
-                "greedy",
-                "--seed",
-                "3",
-                "--no-progress",
-            ]
-        )
-        == 0
-    )
+@pytest.mark.parametrize("name", ["games.csv", "GAMES.CSV"])
+def test_simulate_writes_real_csv(
+    name: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    pd = pytest.importorskip("pandas")
+    pytest.importorskip("pyarrow")
+    argv = ["simulate", "--games", "400", "--seed", "5", "--no-progress", "--out"]
+    assert main([*argv, str(tmp_path / name)]) == 0
+    assert main([*argv, str(tmp_path / "games.parquet")]) == 0
+    assert "written to" in capsys.readouterr().out
+    raw = (tmp_path / name).read_bytes()
+    assert raw.startswith(b"game,seat,policy,rank,won,score_R")  # text, not Parquet
+    csv = pd.read_csv(tmp_path / name)
+    parquet = pd.read_parquet(tmp_path / "games.parquet")
+    assert len(csv) == 800
+    assert list(csv.columns) == list(parquet.columns)
+    for column in ("game", "seat", "rank", "score_R", "score_P", "lowest", "turns"):
+        assert csv[column].tolist() == parquet[column].tolist()
+    assert files(tmp_path) == {name, "games.parquet"}
+
+
+def test_written_files_get_the_usual_permissions(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The temporary file is private (0o600); the result is not."""
+    path = tmp_path / "game.json"
+    assert main(["play", "--seed", "1", "--quiet", "--record", str(path)]) == 0
+    umask = os.umask(0o022)
+    os.umask(umask)
+    if os.name == "posix":
+        assert stat.S_IMODE(path.stat().st_mode) == 0o666 & ~umask
+    path.chmod(0o640)  # replacing a file keeps its permissions
+    assert main(["play", "--seed", "2", "--quiet", "--record", str(path)]) == 0
+    if os.name == "posix":
+        assert stat.S_IMODE(path.stat().st_mode) == 0o640
+    capsys.readouterr()
+
+
+def test_simulate_solo_reports_the_result_distribution(capsys: pytest.CaptureFixture[str]) -> None:
+    argv = ["simulate", "--players", "1", "--games", "500", "--policy", "greedy", "--seed", "3"]
+    assert main([*argv, "--no-progress"]) == 0
     assert "result = lowest counter" in capsys.readouterr().out
+
+
+@pytest.mark.parametrize(
+    ("table", "picture", "magic"),
+    [
+        ("openings.csv", "openings.png", b"\x89PNG"),
+        ("openings.parquet", "openings.svg", b"<?xml"),
+        ("openings.csv", "openings.pdf", b"%PDF"),
+    ],
+)
+def test_openings_writes_its_table_and_plot(
+    table: str, picture: str, magic: bytes, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    pd = pytest.importorskip("pandas")
+    pytest.importorskip("pyarrow")
+    pytest.importorskip("matplotlib")
+    argv = ["openings", "--games-per-opening", "2", "--workers", "1", "--seed", "1"]
+    argv += ["--no-progress", "--out", str(tmp_path / table), "--plot", str(tmp_path / picture)]
+    assert main(argv) == 0
+    out = capsys.readouterr().out
+    assert "164 opening classes written to" in out and "plot written to" in out
+    read = pd.read_csv if table.endswith(".csv") else pd.read_parquet
+    frame = read(tmp_path / table)
+    assert len(frame) == 164 and int(frame["games"].sum()) == 328
+    assert (tmp_path / picture).read_bytes().startswith(magic)
+    assert files(tmp_path) == {table, picture}
+
+
+# -- output paths refused before any work --------------------------------------------------------
+
+OUTPUTS = [
+    pytest.param(LONG_SIMULATE, "--out", ".parquet", id="simulate-out-parquet"),
+    pytest.param(LONG_SIMULATE, "--out", ".csv", id="simulate-out-csv"),
+    pytest.param(LONG_OPENINGS, "--out", ".parquet", id="openings-out-parquet"),
+    pytest.param(LONG_OPENINGS, "--out", ".csv", id="openings-out-csv"),
+    pytest.param(LONG_OPENINGS, "--plot", ".png", id="openings-plot-png"),
+    pytest.param(LONG_OPENINGS, "--plot", ".svg", id="openings-plot-svg"),
+    pytest.param(LONG_OPENINGS, "--plot", ".pdf", id="openings-plot-pdf"),
+    pytest.param(["play", "--seed", "1"], "--record", ".json", id="play-record-json"),
+]
+
+
+@pytest.mark.parametrize(("argv", "flag", "extension"), OUTPUTS)
+@pytest.mark.parametrize("problem", ["missing", "under-a-file", "a-directory", "read-only"])
+def test_bad_output_directory_fails_before_playing(
+    argv: list[str],
+    flag: str,
+    extension: str,
+    problem: str,
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    expected = {
+        "missing": "does not exist",
+        "under-a-file": "does not exist",
+        "a-directory": "is a directory",
+        "read-only": "cannot write there",
+    }[problem]
+    if problem == "missing":
+        path = tmp_path / "no-such-directory" / f"out{extension}"
+    elif problem == "under-a-file":
+        (tmp_path / "file").write_text("x")
+        path = tmp_path / "file" / f"out{extension}"
+    elif problem == "a-directory":
+        path = tmp_path / f"out{extension}"
+        path.mkdir()
+    else:
+        locked = tmp_path / "locked"
+        locked.mkdir()
+        locked.chmod(0o500)
+        path = locked / f"out{extension}"
+        if not hasattr(os, "geteuid") or os.geteuid() == 0:  # modes do not stop root (or Windows)
+
+            def refuse(*args: object, **kwargs: object) -> None:
+                raise PermissionError(errno.EACCES, "Permission denied")
+
+            monkeypatch.setattr(genial.cli.tempfile, "mkstemp", refuse)
+    before = files(tmp_path)
+    try:
+        code, out, err, seconds = run([*argv, flag, str(path)], capsys)
+    finally:
+        if problem == "read-only":
+            (tmp_path / "locked").chmod(0o700)
+    assert code == 2
+    assert seconds < FAST, f"took {seconds:.2f} s: the check must come before the games"
+    assert out == ""  # not a move, not a summary
+    message = assert_one_line(err, argv[0])
+    assert message.startswith(f"{flag} ") and expected in message
+    assert files(tmp_path) == before
+    if problem == "read-only":
+        assert list((tmp_path / "locked").iterdir()) == []
+
+
+@pytest.mark.parametrize(
+    ("argv", "flag", "accepted", "wrong"),
+    [
+        (
+            LONG_SIMULATE,
+            "--out",
+            ".parquet, .csv",
+            ["games.txt", "games.json", "games", "x.csv.gz"],
+        ),
+        (LONG_OPENINGS, "--out", ".parquet, .csv", ["table.xlsx", "table.png", "table"]),
+        (LONG_OPENINGS, "--plot", ".png, .svg, .pdf", ["plot.jpg", "plot.csv", "plot"]),
+        (["play", "--seed", "1"], "--record", ".json", ["game.txt", "game.csv", "game"]),
+    ],
+)
+def test_wrong_extension_is_refused_at_once(
+    argv: list[str],
+    flag: str,
+    accepted: str,
+    wrong: list[str],
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    for name in wrong:
+        code, out, err, seconds = run([*argv, flag, str(tmp_path / name)], capsys)
+        assert code == 2 and out == "" and seconds < FAST
+        message = assert_one_line(err, argv[0])
+        assert message.startswith(f"{flag} ") and f"(accepted: {accepted})" in message
+        assert ("no extension" if "." not in name else "unsupported extension") in message
+    code, _, err, _ = run([*argv, flag, ""], capsys)
+    assert code == 2 and "empty path" in assert_one_line(err, argv[0])
+    assert files(tmp_path) == set()
+
+
+def test_a_long_path_is_quoted_as_an_excerpt(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    code, _, err, _ = run([*LONG_SIMULATE, "--out", "x" * 5000 + ".txt"], capsys)
+    message = assert_one_line(err, "simulate")
+    assert code == 2 and len(message) < 200 and "(5004 characters)" in message
+
+
+@pytest.mark.parametrize(
+    ("argv", "module", "extra"),
+    [
+        pytest.param([*LONG_SIMULATE, "--out", "g.parquet"], "pyarrow", "parquet", id="parquet"),
+        pytest.param([*LONG_SIMULATE, "--out", "g.parquet"], "pandas", "parquet", id="parquet-pd"),
+        pytest.param([*LONG_SIMULATE, "--out", "g.csv"], "pandas", "pandas", id="csv"),
+        pytest.param([*LONG_OPENINGS, "--out", "t.parquet"], "pyarrow", "parquet", id="table"),
+        pytest.param([*LONG_OPENINGS, "--plot", "p.png"], "matplotlib", "plot", id="plot"),
+        pytest.param(LONG_OPENINGS, "pandas", "pandas", id="openings-table"),
+    ],
+)
+def test_missing_optional_package_fails_before_playing(
+    argv: list[str],
+    module: str,
+    extra: str,
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    pytest.importorskip("pandas")  # imported before the clock starts
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setitem(sys.modules, module, None)  # import fails
+    code, out, err, seconds = run(argv, capsys)
+    assert code == 2 and out == "" and seconds < FAST
+    message = assert_one_line(err, argv[0])
+    assert f"needs {module}, which is not installed: pip install 'genial-sim[{extra}]'" in message
+    assert files(tmp_path) == set()
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ["simulate", "--games", "1e12"],
+        ["openings", "--games-per-opening", "1e12"],
+        ["openings", "--games-per-opening", "1e9", "--players", "4"],  # 436 classes
+    ],
+)
+def test_a_run_too_big_for_memory_is_refused_at_once(
+    argv: list[str], capsys: pytest.CaptureFixture[str]
+) -> None:
+    code, out, err, seconds = run([*argv, "--no-progress"], capsys)
+    assert code == 2 and out == "" and seconds < FAST
+    message = assert_one_line(err, argv[0])
+    assert "results" in message and "this machine's" in message
+
+
+# -- writes that fail or are interrupted ---------------------------------------------------------
+
+
+def half_a_file_then(error: BaseException):  # type: ignore[no-untyped-def]
+    def write(self: object, path: str) -> None:
+        Path(path).write_bytes(b"PAR1 half a file")
+        raise error
+
+    return write
+
+
+def test_a_failed_write_keeps_the_old_file_and_leaves_no_part(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    pytest.importorskip("pyarrow")
+    path = tmp_path / "games.parquet"
+    path.write_bytes(b"the old file")
+    disk_full = OSError(errno.ENOSPC, "No space left on device")
+    monkeypatch.setattr(Playouts, "to_parquet", half_a_file_then(disk_full))
+    code, out, err, _ = run(
+        ["simulate", "--games", "50", "--no-progress", "--out", str(path)], capsys
+    )
+    assert code == 1 and out == ""  # the summary waits for the files
+    message = assert_one_line(err, "simulate")
+    assert "could not write" in message and "No space left on device" in message
+    assert "nothing was written" in message
+    assert path.read_bytes() == b"the old file"
+    assert files(tmp_path) == {"games.parquet"}
+
+
+def test_one_failed_output_does_not_lose_the_other(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    pytest.importorskip("matplotlib")
+    pytest.importorskip("pandas")
+    denied = PermissionError(errno.EACCES, "Permission denied")
+    monkeypatch.setattr(OpeningAnalysis, "to_csv", half_a_file_then(denied))
+    argv = ["openings", "--games-per-opening", "1", "--workers", "1", "--no-progress"]
+    argv += ["--out", str(tmp_path / "t.csv"), "--plot", str(tmp_path / "p.svg")]
+    code, _, err, _ = run(argv, capsys)
+    assert code == 1
+    assert "could not write" in assert_one_line(err, "openings")
+    assert files(tmp_path) == {"p.svg"}
+
+
+def test_ctrl_c_while_writing_says_nothing_was_written(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    pytest.importorskip("pyarrow")
+    path = tmp_path / "games.parquet"
+    path.write_bytes(b"the old file")
+    monkeypatch.setattr(Playouts, "to_parquet", half_a_file_then(KeyboardInterrupt()))
+    code, _, err, _ = run(
+        ["simulate", "--games", "50", "--no-progress", "--out", str(path)], capsys
+    )
+    assert code == 130
+    assert (
+        err == f"genial simulate: interrupted; nothing was written to {excerpt(str(path), 100)}\n"
+    )
+    assert path.read_bytes() == b"the old file"
+    assert files(tmp_path) == {"games.parquet"}
+
+
+# -- exit statuses -------------------------------------------------------------------------------
+
+
+def raiser(error: BaseException):  # type: ignore[no-untyped-def]
+    def fail(*args: object, **kwargs: object) -> None:
+        raise error
+
+    return fail
+
+
+@pytest.mark.parametrize(
+    ("error", "code", "text"),
+    [
+        (KeyboardInterrupt(), 130, None),
+        (OSError(errno.EACCES, "Permission denied", "/some/file"), 1, "Permission denied"),
+        (OSError(errno.ENOSPC, "No space left on device"), 1, "No space left on device"),
+        (MemoryError(), 1, "not enough memory"),
+        (ValueError("bad input\nover two lines"), 2, "bad input over two lines"),
+        (RuntimeError("x" * 1000), 1, "internal error"),
+    ],
+)
+@pytest.mark.parametrize("command", ["simulate", "openings"])
+def test_errors_during_the_run_are_one_line_and_an_exit_status(
+    error: BaseException,
+    code: int,
+    text: str | None,
+    command: str,
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    if command == "simulate":
+        monkeypatch.setattr(genial.batch, "simulate", raiser(error))
+    else:
+        monkeypatch.setattr(genial.openings, "analyse", raiser(error))
+    got, out, err, _ = run([command, "--no-progress"], capsys)
+    assert got == code and out == ""
+    if text is None:
+        assert err == f"genial {command}: interrupted\n"
+    else:
+        message = assert_one_line(err, command)
+        assert text in message and len(message) <= 300
+
+
+def test_ctrl_c_during_a_game(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(Game, "choose", raiser(KeyboardInterrupt()))
+    code, _, err, _ = run(["play", "--record", "never.json"], capsys)
+    assert code == 130 and err == "genial play: interrupted\n"
 
 
 @pytest.mark.parametrize(
     ("argv", "message"),
     [
-        (["simulate", "--games", "-5", "--no-progress"], "n_games must be >= 0"),
-        (["simulate", "--teams", "--no-progress"], "team game is for 4 players"),
-        (["simulate", "--players", "3", "--tiles", "travel", "--no-progress"], "travel set"),
-        (["simulate", "--workers", "0", "--no-progress"], "workers"),
+        (["simulate", "--games", "-5"], "argument --games: must be at least 1, got '-5'"),
+        (["simulate", "--teams"], "team game is for 4 players"),
+        (["simulate", "--players", "3", "--tiles", "travel"], "travel set"),
+        (["simulate", "--workers", "0"], "argument --workers: expected a whole number"),
+        (["simulate", "--policy", "clever"], "unknown policy 'clever'"),
+        (["simulate", "--policy", "epsilon-greedy:2"], "unknown policy"),
+        (["simulate", "--policy", "random", "--policy", "greedy", "--players", "3"], "policy"),
+        (["simulate", "--bogus"], "unrecognized arguments: '--bogus'"),
+        (["openings", "--reply-to", "nonsense"], "cannot read move 'nonsense'"),
+        (["openings", "--reply-to", "z" * 10_000], "(10000 characters)"),
+        (["openings", "--rows", "-1"], "argument --rows"),
+        (["play", "--players", "5"], "argument --players: expected one of 1, 2, 3, 4, got '5'"),
+        (["play", "--tiles", "x" * 10_000], "argument --tiles"),
+        (["play", "--epsilon", "0.5"], "unrecognized arguments"),
+        (["simulate", "--epsilon", "nan"], "argument --epsilon: expected a number from 0 to 1"),
+        (["simulate", "--seed", "9" * 10_000], "argument --seed"),
     ],
 )
-def test_simulate_errors(argv: list[str], message: str, capsys) -> None:  # type: ignore[no-untyped-def]
-    with pytest.raises(SystemExit) as exc:
-        main(argv)
-    assert exc.value.code == 2
-    assert message in capsys.readouterr().err
+def test_bad_arguments_are_one_line_with_status_2(
+    argv: list[str], message: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    code, out, err, seconds = run([*argv, "--no-progress"] if argv[0] != "play" else argv, capsys)
+    assert code == 2 and out == "" and seconds < FAST
+    got = assert_one_line(err, argv[0])
+    assert message in got and len(got) <= 300
 
 
-def test_unknown_policy_is_an_argument_error(capsys) -> None:  # type: ignore[no-untyped-def]
-    with pytest.raises(SystemExit) as exc:
-        main(["simulate", "--policy", "clever"])
-    assert exc.value.code == 2
-    assert "unknown policy" in capsys.readouterr().err
+def test_no_command(capsys: pytest.CaptureFixture[str]) -> None:
+    code, _, err, _ = run([], capsys)
+    assert code == 2 and err == (
+        "genial: error: the following arguments are required: {play,simulate,openings}\n"
+    )
+
+
+def test_help_and_version_return_0(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["--version"]) == 0
+    assert capsys.readouterr().out.startswith("genial ")
+    assert main(["simulate", "--help"]) == 0
+    assert "--games N" in capsys.readouterr().out
+
+
+@pytest.mark.parametrize("command", ["play", "simulate", "openings"])
+def test_every_option_shows_its_default(command: str, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main([command, "--help"]) == 0
+    text = capsys.readouterr().out.split("options:\n", 1)[1]
+    entries: list[str] = []
+    for line in text.splitlines():
+        if line.startswith("  -"):
+            entries.append(line)
+        elif line.startswith("   ") and entries:
+            entries[-1] += " " + line.strip()
+    assert len(entries) >= 7
+    for entry in entries:
+        if not entry.strip().startswith("-h, --help"):
+            assert "(default: " in " ".join(entry.split()), entry
+
+
+# -- numbers -------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("text", "value"),
+    [
+        ("1000000", 10**6),
+        ("1_000_000", 10**6),
+        ("1e6", 10**6),
+        ("1E6", 10**6),
+        ("1.5e3", 1500),
+        ("2.0", 2),
+        ("+7", 7),
+        ("1e12", 10**12),
+        (" 12 ", 12),
+    ],
+)
+@pytest.mark.parametrize("flag", ["--games", "--games-per-opening"])
+def test_counts_of_games(text: str, value: int, flag: str) -> None:
+    command = "simulate" if flag == "--games" else "openings"
+    args = build_parser().parse_args([command, flag, text])
+    assert getattr(args, flag[2:].replace("-", "_")) == value
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "1.5",
+        "0.25e1",
+        "1e-3",
+        "0",
+        "-5",
+        "1e13",
+        "1000000000001",
+        "abc",
+        "",
+        "nan",
+        "inf",
+        "1,000",
+        "1__000",
+        "_1",
+        "0x10",
+        "١٢",
+        "1e999999999",
+        "9" * 5000,
+    ],
+)
+@pytest.mark.parametrize("flag", ["--games", "--games-per-opening"])
+def test_counts_of_games_refused(text: str, flag: str, capsys: pytest.CaptureFixture[str]) -> None:
+    command = "simulate" if flag == "--games" else "openings"
+    code, out, err, seconds = run([command, flag, text], capsys)
+    assert code == 2 and out == "" and seconds < FAST
+    message = assert_one_line(err, command)
+    assert message.startswith(f"argument {flag}: ") and len(message) < 200
+
+
+@pytest.mark.parametrize("command", ["simulate", "openings"])
+def test_a_count_in_scientific_notation_plays_that_many(
+    command: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    if command == "simulate":
+        assert main(["simulate", "--games", "1.5e3", "--seed", "1", "--no-progress"]) == 0
+        assert "1,500 games" in capsys.readouterr().out
+    else:
+        pytest.importorskip("pandas")
+        argv = ["openings", "--games-per-opening", "2e0", "--workers", "1", "--no-progress"]
+        assert main(argv) == 0
+        assert "328 games over 164 classes, 2 per class" in capsys.readouterr().out
+
+
+@pytest.mark.parametrize(
+    ("flag", "good", "bad"),
+    [
+        ("--seed", ["0", "1", "123456789012345678901234567890"], ["-1", "1.5", "1e3", "x", ""]),
+        ("--workers", ["-1", "1", "2", "1024"], ["0", "-2", "1.5", "x", "1025", ""]),
+        ("--epsilon", ["0", "0.25", "1"], ["-0.1", "1.1", "nan", "inf", "x"]),
+    ],
+)
+@pytest.mark.parametrize("command", ["simulate", "openings"])
+def test_seed_workers_epsilon(
+    flag: str, good: list[str], bad: list[str], command: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    for text in good:
+        args = build_parser().parse_args([command, flag, text])
+        assert getattr(args, flag[2:]) == (float(text) if flag == "--epsilon" else int(text))
+    for text in bad:
+        code, out, err, _ = run([command, flag, text], capsys)
+        assert code == 2 and out == ""
+        assert assert_one_line(err, command).startswith(f"argument {flag}: expected ")
+
+
+def test_defaults() -> None:
+    parser = build_parser()
+    sim = parser.parse_args(["simulate"])
+    assert (sim.games, sim.workers, sim.seed, sim.epsilon, sim.out) == (100_000, 1, None, 0.1, None)
+    op = parser.parse_args(["openings"])
+    assert (op.games_per_opening, op.workers, op.rows) == (1000, -1, 10)
+
+
+# -- through a real process ----------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ["simulate", "--games", "1.5"],
+        [*LONG_SIMULATE, "--out", "no-such-directory/games.csv"],
+        [*LONG_OPENINGS, "--plot", "plot.gif"],
+        ["openings", "--reply-to", "nonsense", "--no-progress"],
+        ["play", "--record", "."],
+        ["play", "--players", "x" * 10_000],
+    ],
+)
+def test_errors_in_a_real_process(argv: list[str], tmp_path: Path) -> None:
+    began = time.perf_counter()
+    proc = genial_process(argv, tmp_path)
+    out, err = proc.communicate(timeout=60)
+    assert proc.returncode == 2
+    assert out == ""
+    message = assert_one_line(err, argv[0])
+    assert len(message) < 300
+    assert time.perf_counter() - began < 20  # the long runs were never started
+    assert files(tmp_path) == set()
+
+
+def test_a_closed_stdout_still_writes_the_record(tmp_path: Path) -> None:
+    """``genial play ... | head -1``: the printing stops, the record is still written."""
+    proc = genial_process(["play", "--seed", "3", "--record", "game.json"], tmp_path)
+    assert proc.stdout is not None
+    proc.stdout.close()  # before the game prints anything
+    _, err = proc.communicate(timeout=60)
+    assert proc.returncode == 1
+    assert "broken pipe" in assert_one_line(err, "play")
+    assert Game.from_record(json.loads((tmp_path / "game.json").read_text())).is_over
+
+
+# -- Ctrl-C --------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [
+        pytest.param(LONG_SIMULATE, id="simulate"),
+        pytest.param(
+            ["openings", "--games-per-opening", "100000", "--no-progress", "--workers", "2"],
+            id="openings",
+        ),
+    ],
+)
+@pytest.mark.skipif(sys.platform == "win32", reason="SIGINT is a POSIX signal")
+def test_ctrl_c_stops_a_long_run_within_a_second(argv: list[str], tmp_path: Path) -> None:
+    proc = genial_process(argv, tmp_path)
+    try:
+        time.sleep(1.5)
+        assert proc.poll() is None, "the run ended before it was interrupted"
+        proc.send_signal(signal.SIGINT)
+        sent = time.perf_counter()
+        try:
+            _, err = proc.communicate(timeout=1.0)
+        except subprocess.TimeoutExpired:
+            pytest.fail(f"genial {argv[0]} still running 1 s after SIGINT")
+        seconds = time.perf_counter() - sent
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.communicate()
+    assert proc.returncode == 130, err
+    assert seconds < 1.0
+    assert "Traceback" not in err
+    assert err.endswith(f"genial {argv[0]}: interrupted\n"), err

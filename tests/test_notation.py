@@ -4,13 +4,16 @@ text and the kernel, and ``genial.notation.load`` refusing impossible positions 
 from __future__ import annotations
 
 import dataclasses
+import itertools
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from genial import EDGES, SYMBOLS, Game, Move, Position, PositionError, RecordError, Rules
 from genial.geometry import area
 from genial.moves import TILES, tile_id
-from genial.notation import NO_SYMBOL, load
+from genial.notation import NO_SYMBOL, load, max_matching
 
 TOKENS = ("1", "1v", "2", "2v", "2T", "2Tv", "3", "4", "4t")
 Tile = tuple[int, int]
@@ -313,23 +316,18 @@ def test_team_partners_share_their_counters() -> None:
     assert Game.from_position(alone).scores.tolist() == [list(s) for s in own]
 
 
-def test_plus_first_round_mark_only_in_tournament_rules() -> None:
-    """RULES §4.3: only tournament rules let a first placement touch no symbol ('+')."""
+def test_plus_first_round_mark() -> None:
+    """RULES §4.3 and the §3.2 Decision: a first placement that touched no symbol ('+') is
+    possible under tournament rules, and in the base game where the first-round rule had lapsed
+    (no free pair touched an unused symbol); both read back exactly."""
     move = Move.parse("R0,0+G1,0")
-    for token in ("2", "2v", "3"):
+    for token in ("2", "2v", "3", "2T"):
         rules = Rules.parse(token)
         pos = _placed(_dealt(rules, _standard_racks(rules.players)), move, seat=0)
         pos = pos.replace(to_move=1)
         assert pos.first[0] == NO_SYMBOL
-        with pytest.raises(PositionError, match="tournament"):
-            load(pos)
-        with pytest.raises(PositionError, match="first-round"):
-            Position.parse(pos.to_text())
-    rules = Rules(2, tournament=True)
-    pos = _placed(_dealt(rules, _standard_racks(2)), move, seat=0).replace(to_move=1)
-    game = Game.from_position(pos)
-    assert game.position == pos
-    assert game.to_text().split()[8] == "+-"
+        assert Position.parse(pos.to_text()) == pos
+        assert Game.from_position(pos).position == pos
 
 
 def test_phase_over_when_the_game_is_not_over() -> None:
@@ -438,3 +436,83 @@ def test_turn_saturates_at_the_last_int16() -> None:
     game.play(game.choose("greedy"))
     assert game.turn == 32767
     assert Game.from_text(game.to_text()) == game
+
+
+# -- positions that cannot be (RULES §2.1, §3.4, §4.1, §4.3) --------------------------------------
+
+
+def test_board_halves_must_pair_into_tiles() -> None:
+    """RULES §2.1: tiles have two adjacent halves, so the covered cells pair up: an odd count,
+    a half with no covered neighbour, or cells that no tiling pairs are refused (unless asked
+    for a scoring study with pair_tiles=False)."""
+    base = _dealt(Rules(2), _standard_racks(2)).replace(bag=(0,) * 21)  # room for the board
+    odd = base.replace(board={(0, 0): 0})
+    with pytest.raises(PositionError, match="odd"):
+        load(odd)
+    lone = base.replace(board={(0, 0): 0, (3, 0): 1})
+    with pytest.raises(PositionError, match="no covered neighbour"):
+        load(lone)
+    # a path of four cells pairs; a star of one centre and three leaves does not
+    assert Game.from_position(base.replace(board={(0, 0): 0, (1, 0): 1, (2, 0): 2, (3, 0): 3}))
+    star = {(0, 0): 0, (1, 0): 1, (0, -1): 2, (-1, 1): 3}  # three leaves, none adjacent
+    with pytest.raises(PositionError, match="do not pair"):
+        load(base.replace(board=star))
+    assert Game.from_position(base.replace(board=star), pair_tiles=False).free_pairs > 0
+
+
+def test_bonus_plays_owed_must_be_possible() -> None:
+    """RULES §3.4: each bonus play is earned by a counter reaching 18 (and 36 in teams, RULES
+    §4.2); none in solo (RULES §4.1); at most one per placement under tournament rules
+    (RULES §4.3)."""
+    pos = _dealt(Rules(2), _standard_racks(2))
+    with pytest.raises(PositionError, match="threshold"):
+        load(pos.replace(bonus=1))
+    two = ((18, 18, 0, 0, 0, 0), (0,) * 6)
+    assert Game.from_position(pos.replace(scores=two, bonus=2)).bonus_plays == 2
+    with pytest.raises(PositionError, match="threshold"):
+        load(pos.replace(scores=two, bonus=3))
+    tournament = _dealt(Rules(2, tournament=True), _standard_racks(2))
+    with pytest.raises(PositionError, match="tournament"):
+        load(tournament.replace(scores=two, bonus=2))
+    assert Game.from_position(tournament.replace(scores=two, bonus=1)).bonus_plays == 1
+    solo = _dealt(Rules(1), (((0, 0),),))
+    with pytest.raises(PositionError, match="solo"):
+        load(solo.replace(scores=((18,) + (0,) * 5,), bonus=1))
+    teams = _dealt(Rules(4, teams=True), _standard_racks(4))
+    at36 = ((36, 0, 0, 0, 0, 0), (0,) * 6) * 2
+    assert Game.from_position(teams.replace(scores=at36, bonus=2)).bonus_plays == 2
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    st.integers(1, 9).flatmap(
+        lambda n: st.tuples(
+            st.just(n),
+            st.sets(
+                st.tuples(st.integers(0, n - 1), st.integers(0, n - 1)).filter(
+                    lambda e: e[0] < e[1]
+                )
+            ),
+        )
+    )
+)
+def test_max_matching_is_maximum(graph: tuple[int, set[tuple[int, int]]]) -> None:
+    """The blossom matching behind the tiling check is a matching, and no larger one exists
+    (brute force over edge subsets of small graphs, odd cycles included)."""
+    n, edges = graph
+    adj: list[list[int]] = [[] for _ in range(n)]
+    for a, b in edges:
+        adj[a].append(b)
+        adj[b].append(a)
+    match = max_matching(adj)
+    assert all(m == -1 or (match[m] == v and m in adj[v]) for v, m in enumerate(match))
+    size = sum(1 for v, m in enumerate(match) if m > v)
+    best = 0
+    for k in range(len(edges), 0, -1):
+        if any(
+            len({v for e in comb for v in e}) == 2 * k
+            for comb in itertools.combinations(sorted(edges), k)
+        ):
+            best = k
+            break
+    assert size == best

@@ -3,7 +3,10 @@
 
 - randomness: a ``bitgen_t`` from a numpy ``BitGenerator`` (capsule checked), bounded draws;
 - bit tricks: popcount, count of trailing zeros, select (the k-th set bit of a word);
-- a bag (or deck) of small items with random or scripted draws and a draw log.
+- a bag (or deck) of small items with random or scripted draws and a draw log. Inside a run the
+  bag is unordered (a draw swaps the last item into the hole); ``bag_sort`` puts it in canonical
+  order, which every entry point from Python does before it draws, so that what is drawn depends
+  only on the bag's contents and the random stream, never on the history that filled it.
 
 Every kernel that cimports this file calls :c:func:`common_init` once at import (it builds the
 select table of this translation unit).
@@ -102,6 +105,7 @@ cdef inline int select64(uint64_t w, int k) noexcept nogil:
 
 cdef enum:
     BAG_CAP = 120       # items a bag holds at most (the board game's 120 tiles)
+    BAG_TYPES = 32      # item types are 0 .. BAG_TYPES - 1
 
 cdef enum:
     DRAW_OK = 0
@@ -135,6 +139,17 @@ cdef inline void bag_fill(Bag *bag, const uint8_t *counts, int n_types) noexcept
         for i in range(counts[t]):
             bag.item[bag.n] = t
             bag.n += 1
+
+
+cdef inline void bag_sort(Bag *bag) noexcept nogil:
+    """Put the items in increasing order (a counting sort: items are small ints < BAG_TYPES)."""
+    cdef uint8_t counts[BAG_TYPES]
+    cdef int i
+    for i in range(BAG_TYPES):
+        counts[i] = 0
+    for i in range(bag.n):
+        counts[bag.item[i]] += 1
+    bag_fill(bag, counts, BAG_TYPES)
 
 
 cdef inline void bag_put(Bag *bag, int t) noexcept nogil:

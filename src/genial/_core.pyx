@@ -38,6 +38,7 @@ from genial._common cimport (
     bag_draw,
     bag_fill,
     bag_put,
+    bag_sort,
     bag_take,
     bitgen_of,
     common_init,
@@ -337,8 +338,34 @@ cdef inline int first_round_ok(State *st, int e, uint8_t used) noexcept nogil:
     return True
 
 
+cdef bint first_rule_possible(State *st) noexcept nogil:
+    """Whether some free edge satisfies the first-round rule for the current seat."""
+    cdef uint8_t used = used_symbols(st)
+    cdef int k, i, w, e
+    cdef uint64_t bits
+    if st.rules.first_rule == FIRST_NEW_SYMBOL:
+        for k in range(NCOL):
+            if not (used >> k) & 1:
+                for i in range(N_SYMBOL_EDGES[k]):
+                    if is_free(st, SYMBOL_EDGES[k][i]):
+                        return True
+        return False
+    for w in range(NWORDS):
+        bits = st.free_bits[w]
+        while bits:
+            e = w * 64 + ctz64(bits)
+            bits &= bits - 1
+            if first_round_ok(st, e, used):
+                return True
+    return False
+
+
 cdef inline bint is_first_placement(State *st) noexcept nogil:
-    return st.rules.first_rule != FIRST_NONE and st.first_symbol[st.current] == NOSYM
+    """Whether the first-round rule binds the current placement (RULES §3.2): the seat has not
+    placed yet, and (Decision, only reachable in constructed positions) some free pair of cells
+    still satisfies the rule; when none does, the rule lapses for this placement."""
+    return (st.rules.first_rule != FIRST_NONE and st.first_symbol[st.current] == NOSYM
+            and first_rule_possible(st))
 
 
 cdef bint swap_allowed(State *st) noexcept nogil:
@@ -432,7 +459,13 @@ cdef int place(State *st, int action, Draws *ds) noexcept nogil:
     st.rack_n[p] -= 1
     st.rack[p][i] = st.rack[p][st.rack_n[p]]
     if st.first_symbol[p] == NOSYM:
-        st.first_symbol[p] = EDGE_SYMBOL[e] if EDGE_SYMBOL[e] >= 0 else ANYSYM
+        # the symbol it touched; ANYSYM if none, or if the first-round rule had lapsed and the
+        # symbol was an earlier seat's (RULES §3.2 Decision)
+        if EDGE_SYMBOL[e] >= 0 and (st.rules.first_rule != FIRST_NEW_SYMBOL
+                                    or not (used_symbols(st) >> EDGE_SYMBOL[e]) & 1):
+            st.first_symbol[p] = EDGE_SYMBOL[e]
+        else:
+            st.first_symbol[p] = ANYSYM
         st.opening[p] = action
     fill(st, a, c0)
     fill(st, b, c1)
@@ -1008,6 +1041,7 @@ cdef class Core:
         elif self.st.bag.n > 0:
             raise ValueError("a bit generator or a script is needed to draw")
         memcpy(&work, &self.st, sizeof(State))
+        bag_sort(&work.bag)        # canonical order: draws depend on the contents only
         if bit_generator is not None and script is None:
             with bit_generator.lock, nogil:
                 rc = self._step(&work, action, &ds)
@@ -1167,6 +1201,7 @@ def run_chunk(Core start not None, object bit_generator, bint deal,
         n_forced = forced_seats.shape[0]
         fseat = &forced_seats[0]
         fact = &forced_actions[0]
+    bag_sort(&start.st.bag)      # canonical order: the games depend on the start's contents only
     with bit_generator.lock, nogil:
         for g in range(n):
             memcpy(&st, &start.st, sizeof(State))

@@ -1,5 +1,17 @@
 """The ``genial`` command line. It only calls the library.
 
+Everything a run needs is checked before the first game is played: the arguments, the output
+paths (their directory exists and is writable, their extension names a format) and the optional
+packages those formats need. Results are written atomically: to a temporary file in the same
+directory, then renamed over the path, so an interrupted or failed write never leaves half a file
+(and never spoils the file that was there). Every error is one line on stderr,
+``genial <command>: error: <message>``, never a traceback, with the exit status:
+
+- 2: bad arguments or input (argparse errors, the library's ``ValueError``), refused output
+  paths, a missing optional package;
+- 1: an operating-system error during the run (disk full, permission, memory, stdout closed);
+- 130: Ctrl-C, reported as ``genial <command>: interrupted``.
+
 >>> main(["play", "--players", "2", "--seed", "1", "--quiet"])  # doctest: +ELLIPSIS
        r ...
 game over after ... turns; ranks [...]
@@ -9,27 +21,396 @@ game over after ... turns; ranks [...]
 from __future__ import annotations
 
 import argparse
+import contextlib
+import decimal
+import importlib
 import json
+import os
+import re
+import stat
 import sys
-from collections.abc import Sequence
+import tempfile
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from typing import Any, NoReturn
 
 from ._version import __version__
+from .errors import GenialError, excerpt
 from .game import Game
+from .policies import parse_policy
 from .rules import Rules
 
-POLICIES = ("random", "greedy")
+__all__ = ["EXIT_FAULT", "EXIT_INTERRUPTED", "EXIT_USAGE", "MAX_GAMES", "build_parser", "main"]
+
+EXIT_FAULT = 1
+"""An operating-system error during the run (disk full, permission, memory)."""
+EXIT_USAGE = 2
+"""Bad arguments or input, refused before any work (or rejected by the library)."""
+EXIT_INTERRUPTED = 130
+"""Ctrl-C (128 + SIGINT)."""
+
+MAX_GAMES = 10**12
+"""The largest ``--games`` and ``--games-per-opening``."""
+
+MESSAGE_LIMIT = 300
+"""Error lines are cut to about this many characters."""
+PATH_LIMIT = 100
+"""Paths in messages are cut to about this many characters (other input to 40)."""
+
+DISTRIBUTION = "genial-sim"
 
 
-def _play(args: argparse.Namespace) -> int:
+class CommandLineError(ValueError):
+    """A refused argument or output path, found before any work (exit status 2)."""
+
+
+class _ParseError(Exception):
+    """argparse's error, raised instead of printed, so that ``main`` prints it as one line."""
+
+    def __init__(self, prog: str, message: str) -> None:
+        super().__init__(message)
+        self.prog = prog
+
+
+class _Parser(argparse.ArgumentParser):
+    def error(self, message: str) -> NoReturn:
+        raise _ParseError(self.prog, message)
+
+
+class _HelpFormatter(argparse.ArgumentDefaultsHelpFormatter):
+    """Every option's help ends with its default: ``(default: ...)``, written out where the
+    help says it in words, else added here (``off`` for flags, ``none`` for no value)."""
+
+    def _get_help_string(self, action: argparse.Action) -> str | None:
+        text = action.help or ""
+        if "(default" in text or action.default is argparse.SUPPRESS or not action.option_strings:
+            return text
+        default = action.default
+        if default is False or default is None:
+            shown = "off" if default is False else "none"
+        elif isinstance(default, (list, tuple)):
+            shown = " ".join(map(str, default))
+        else:
+            shown = str(default)
+        return f"{text} (default: {shown.replace('%', '%%')})".strip()
+
+
+# -- argument types ----------------------------------------------------------------------------
+
+_INTEGER = re.compile(r"[+-]?[0-9]+(?:_[0-9]+)*", re.ASCII)
+_NUMBER = re.compile(
+    r"[+-]?[0-9]+(?:_[0-9]+)*(?:\.[0-9]+(?:_[0-9]+)*)?(?:[eE][+-]?[0-9]+)?", re.ASCII
+)
+
+
+def _count(minimum: int, what: str) -> Callable[[str], int]:
+    """A count of games: ``1000000``, ``1_000_000``, ``1e6`` or ``1.5e3`` (a whole number),
+    from ``minimum`` to ``MAX_GAMES``."""
+
+    def count(text: str) -> int:
+        wrong = argparse.ArgumentTypeError(
+            f"expected a whole number of {what} such as 1000000, 1_000_000 or 1e6, "
+            f"got {excerpt(text)}"
+        )
+        if not _NUMBER.fullmatch(text.strip()):
+            raise wrong
+        try:
+            value = decimal.Decimal(text.strip().replace("_", ""))
+            if value > MAX_GAMES:
+                raise argparse.ArgumentTypeError(
+                    f"must be at most {MAX_GAMES:,} (1e12), got {excerpt(text)}"
+                )
+            if value < minimum:
+                raise argparse.ArgumentTypeError(
+                    f"must be at least {minimum:,}, got {excerpt(text)}"
+                )
+            if value != value.to_integral_value():
+                raise wrong
+            return int(value)
+        except (ArithmeticError, ValueError):
+            raise wrong from None
+
+    count.__name__ = "count"
+    return count
+
+
+def _integer(
+    minimum: int,
+    maximum: int | None = None,
+    *,
+    what: str = "whole number",
+    also: int | None = None,
+) -> Callable[[str], int]:
+    """A plain integer in ``minimum..maximum`` (or ``also``)."""
+    span = f">= {minimum}" if maximum is None else f"from {minimum} to {maximum}"
+    if also is not None:
+        span += f", or {also}"
+
+    def integer(text: str) -> int:
+        wrong = argparse.ArgumentTypeError(f"expected a {what} {span}, got {excerpt(text)}")
+        if not _INTEGER.fullmatch(text.strip()):
+            raise wrong
+        try:
+            value = int(text.strip())
+        except ValueError:  # more digits than Python converts
+            raise wrong from None
+        if value == also or (minimum <= value and (maximum is None or value <= maximum)):
+            return value
+        raise wrong
+
+    integer.__name__ = "integer"
+    return integer
+
+
+def _one_of(options: Sequence[Any]) -> Callable[[str], Any]:
+    """One of ``options``, compared as text."""
+    by_text = {str(option): option for option in options}
+
+    def choice(text: str) -> Any:
+        if text in by_text:
+            return by_text[text]
+        raise argparse.ArgumentTypeError(
+            f"expected one of {', '.join(by_text)}, got {excerpt(text)}"
+        )
+
+    choice.__name__ = "choice"
+    return choice
+
+
+def _probability(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        value = float("nan")
+    if not 0.0 <= value <= 1.0:  # also refuses nan
+        raise argparse.ArgumentTypeError(f"expected a number from 0 to 1, got {excerpt(text)}")
+    return value
+
+
+def _policy_name(text: str) -> str:
+    try:
+        parse_policy(text)
+    except GenialError:
+        raise argparse.ArgumentTypeError(
+            f"unknown policy {excerpt(text)}: random, greedy, epsilon-greedy or "
+            "epsilon-greedy:EPS (EPS from 0 to 1)"
+        ) from None
+    return text
+
+
+# -- output files ------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class _Format:
+    name: str
+    modules: tuple[str, ...] = ()
+    extra: str = ""
+
+
+TABLES = {
+    ".parquet": _Format("Parquet", ("pandas", "pyarrow"), "parquet"),
+    ".csv": _Format("CSV", ("pandas",), "pandas"),
+}
+PICTURES = {
+    ".png": _Format("PNG", ("matplotlib",), "plot"),
+    ".svg": _Format("SVG", ("matplotlib",), "plot"),
+    ".pdf": _Format("PDF", ("matplotlib",), "plot"),
+}
+RECORDS = {".json": _Format("JSON")}
+
+
+@dataclass
+class _Output:
+    """An output path, checked; ``target`` is where it is written (symbolic links followed)."""
+
+    flag: str
+    path: str
+    extension: str
+    format: _Format
+    target: str
+    written: bool = False
+
+    @property
+    def shown(self) -> str:
+        return excerpt(self.path, PATH_LIMIT)
+
+
+def _output(flag: str, path: str, formats: dict[str, _Format]) -> _Output:
+    """``path`` checked for ``flag``: a known extension, an existing writable directory, not a
+    directory itself. Raises ``CommandLineError``."""
+    accepted = ", ".join(formats)
+    shown = excerpt(path, PATH_LIMIT)
+    if not path.strip():
+        raise CommandLineError(f"{flag}: empty path (accepted extensions: {accepted})")
+    try:
+        target = os.path.realpath(path)
+        if os.path.isdir(target):
+            raise CommandLineError(f"{flag} {shown}: is a directory, not a file")
+        extension = os.path.splitext(path)[1].lower()
+        if extension not in formats:
+            got = f"unsupported extension {excerpt(extension)}" if extension else "no extension"
+            raise CommandLineError(f"{flag} {shown}: {got} (accepted: {accepted})")
+        if os.path.lexists(target) and not stat.S_ISREG(os.stat(target).st_mode):
+            raise CommandLineError(f"{flag} {shown}: exists and is not a regular file")
+        directory = os.path.dirname(target)
+        if not os.path.isdir(directory):
+            where = excerpt(os.path.dirname(path) or ".", PATH_LIMIT)
+            raise CommandLineError(f"{flag} {shown}: directory {where} does not exist")
+        fd, probe = tempfile.mkstemp(dir=directory, prefix=".genial-probe-")
+    except OSError as exc:
+        raise CommandLineError(
+            f"{flag} {shown}: cannot write there ({exc.strerror or type(exc).__name__})"
+        ) from None
+    os.close(fd)
+    with contextlib.suppress(OSError):
+        os.unlink(probe)
+    return _Output(flag, path, extension, formats[extension], target)
+
+
+def _require(modules: Sequence[str], extra: str, purpose: str) -> None:
+    """Import ``modules`` now, so that a missing one stops the command before any work."""
+    for module in modules:
+        try:
+            importlib.import_module(module)
+        except Exception as exc:  # ImportError, or a broken installation
+            why = "is not installed" if isinstance(exc, ImportError) else "cannot be imported"
+            raise CommandLineError(
+                f"{purpose} needs {module}, which {why}: pip install '{DISTRIBUTION}[{extra}]'"
+            ) from None
+
+
+def _require_formats(outputs: Sequence[_Output]) -> None:
+    for out in outputs:
+        _require(
+            out.format.modules, out.format.extra, f"{out.flag} {out.shown} ({out.format.name})"
+        )
+
+
+def _file_mode(target: str) -> int:
+    """The permissions of the file being replaced, else the usual ones (0o666 less the umask)."""
+    try:
+        return stat.S_IMODE(os.stat(target).st_mode)
+    except OSError:
+        umask = os.umask(0o022)
+        os.umask(umask)
+        return 0o666 & ~umask
+
+
+def _write_atomically(out: _Output, write: Callable[[str], object]) -> None:
+    """``write(temporary path)`` in ``out``'s directory, then the file renamed over ``out``:
+    the path holds the old file or the whole new one, never a part."""
+    directory, name = os.path.split(out.target)
+    stem = os.path.splitext(name)[0][:80]
+    fd, temporary = tempfile.mkstemp(
+        dir=directory, prefix=f".{stem}-partial-", suffix=out.extension
+    )
+    os.close(fd)
+    try:
+        write(temporary)
+        with open(temporary, "r+b") as fh:
+            os.fsync(fh.fileno())
+        os.chmod(temporary, _file_mode(out.target))
+        os.replace(temporary, out.target)
+    except BaseException:
+        with contextlib.suppress(OSError):
+            os.unlink(temporary)
+        raise
+    out.written = True
+    with contextlib.suppress(OSError, AttributeError):
+        dir_fd = os.open(directory, os.O_RDONLY)
+        try:
+            os.fsync(dir_fd)
+        finally:
+            os.close(dir_fd)
+
+
+class _WriteError(OSError):
+    """Outputs that could not be written (exit status 1)."""
+
+
+def _write_all(writes: Sequence[tuple[_Output, Callable[[str], object]]]) -> None:
+    """Write every output, even when one fails (a full disk for the table may leave room for
+    the plot); then raise ``_WriteError`` naming those that failed."""
+    failed = []
+    for out, write in writes:
+        try:
+            _write_atomically(out, write)
+        except OSError as exc:
+            failed.append(f"could not write {out.shown}: {exc.strerror or _one_line(str(exc))}")
+    if failed:
+        raise _WriteError("; ".join(failed) + " (nothing was written there)")
+
+
+# -- a run -------------------------------------------------------------------------------------
+
+
+@dataclass
+class _Session:
+    """What ``main`` needs to report a failure: the outputs, whether the results are complete
+    (only the writing left), whether stdout was closed under us."""
+
+    outputs: list[_Output] = field(default_factory=list)
+    finished: bool = False
+    stdout_closed: bool = False
+
+    def say(self, text: object = "") -> None:
+        """Print to stdout; a closed stdout (``genial ... | head``) stops the printing, not the
+        run, so the files are still written."""
+        if self.stdout_closed:
+            return
+        try:
+            print(text, flush=True)
+        except BrokenPipeError:
+            self.stdout_closed = True
+            _silence_stdout()
+
+    def unwritten(self) -> list[str]:
+        return [out.shown for out in self.outputs if not out.written] if self.finished else []
+
+
+def _silence_stdout() -> None:
+    """Point stdout at the null device, so that the interpreter's last flush does not fail."""
+    with contextlib.suppress(OSError, ValueError, AttributeError):
+        null = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(null, sys.stdout.fileno())
+        os.close(null)
+
+
+def _physical_memory() -> int | None:
+    try:
+        return int(os.sysconf("SC_PHYS_PAGES")) * int(os.sysconf("SC_PAGE_SIZE"))
+    except (AttributeError, ValueError, OSError):  # not on this platform
+        return None
+
+
+def _check_memory(games_per_class: int, classes: int) -> None:
+    """Refuse an analysis whose result rows would take more than half of this machine's memory
+    (``simulate`` checks one batch; an analysis holds every class's rows at once)."""
+    from .registry import entry
+
+    need = games_per_class * classes * (entry("board").adapter.row_dtype.itemsize + 8)
+    total = _physical_memory()
+    if total is not None and need > total // 2:
+        raise CommandLineError(
+            f"--games-per-opening {games_per_class:,} x {classes} classes needs about "
+            f"{need / 2**30:,.1f} GiB of memory for the results, more than half of this "
+            f"machine's {total / 2**30:,.1f} GiB"
+        )
+
+
+def _play(args: argparse.Namespace, session: _Session) -> int:
     policies = args.policy or ["greedy"]
     if len(policies) == 1:
         policies = policies * args.players
     if len(policies) != args.players:
-        raise SystemExit(
-            f"genial play: give one --policy, or one per player ({args.players}), "
-            f"not {len(policies)}"
+        raise CommandLineError(
+            f"give one --policy, or one per player ({args.players}), not {len(policies)}"
         )
-    game = Game(rules=_rules(args), seed=args.seed)
+    rules = _rules(args)
+    record = _output("--record", args.record, RECORDS) if args.record is not None else None
+    session.outputs = [record] if record else []
+    game = Game(rules=rules, seed=args.seed)
     while not game.is_over:
         player, turn = game.current_player, game.turn
         move = game.choose(policies[player])
@@ -37,39 +418,65 @@ def _play(args: argparse.Namespace) -> int:
         game.play(move)
         if not args.quiet:
             extra = f"  +{gains[0]}/+{gains[1]}" if gains else ""
-            print(f"turn {turn:>3}  player {player} ({policies[player]}): {move}{extra}")
-    print(game)
-    if args.record:
-        with open(args.record, "w", encoding="utf-8") as fh:
-            json.dump(game.to_record(), fh)
-        print(f"record written to {args.record}")
+            session.say(f"turn {turn:>3}  player {player} ({policies[player]}): {move}{extra}")
+    session.finished = True
+    if record:
+        text = json.dumps(game.to_record())
+
+        def write_record(path: str) -> None:
+            with open(path, "w", encoding="utf-8") as fh:
+                fh.write(text)
+
+        _write_all([(record, write_record)])
+    session.say(game)
+    if record:
+        session.say(f"record written to {args.record}")
     return 0
 
 
-def _simulate(args: argparse.Namespace) -> int:
+def _simulate(args: argparse.Namespace, session: _Session) -> int:
     from .batch import simulate
 
+    rules = _rules(args)
+    out = _output("--out", args.out, TABLES) if args.out is not None else None
+    session.outputs = [out] if out else []
+    _require_formats(session.outputs)  # (simulate checks that the results fit in memory)
     runs = simulate(
         args.games,
-        rules=_rules(args),
+        rules=rules,
         policy=_policy(args, "random"),
         seed=args.seed,
         workers=args.workers,
         progress=not args.no_progress,
         epsilon=args.epsilon,
     )
-    print(runs.summary())
-    if args.out:
-        runs.to_parquet(args.out)
-        print(f"{len(runs):,} games written to {args.out} (one row per game and seat)")
+    session.finished = True
+    if out:
+        if out.extension == ".csv":
+            _write_all([(out, lambda path: runs.to_pandas().to_csv(path, index=False))])
+        else:
+            _write_all([(out, runs.to_parquet)])
+    session.say(runs.summary())
+    if out:
+        session.say(
+            f"{len(runs):,} games written to {args.out} as {out.format.name} "
+            "(one row per game and seat)"
+        )
     return 0
 
 
-def _openings(args: argparse.Namespace) -> int:
-    from .openings import analyse
+def _openings(args: argparse.Namespace, session: _Session) -> int:
+    from .openings import analyse, opening_classes
 
+    rules = _rules(args)
+    table = _output("--out", args.out, TABLES) if args.out is not None else None
+    plot = _output("--plot", args.plot, PICTURES) if args.plot is not None else None
+    session.outputs = [out for out in (table, plot) if out]
+    _require(("pandas",), "pandas", "genial openings (its table)")
+    _require_formats(session.outputs)
+    _check_memory(args.games_per_opening, len(opening_classes(rules, args.reply_to)))
     result = analyse(
-        rules=_rules(args),
+        rules=rules,
         games_per_opening=args.games_per_opening,
         policy=_policy(args, "greedy"),
         seed=args.seed,
@@ -78,16 +485,18 @@ def _openings(args: argparse.Namespace) -> int:
         progress=not args.no_progress,
         epsilon=args.epsilon,
     )
-    print(result.summary(rows=args.rows))
-    if args.out:
-        if str(args.out).endswith(".csv"):
-            result.to_csv(args.out)
-        else:
-            result.to_parquet(args.out)
-        print(f"{len(result.table)} opening classes written to {args.out}")
-    if args.plot:
-        result.plot(args.plot)
-        print(f"plot written to {args.plot}")
+    session.finished = True
+    writes: list[tuple[_Output, Callable[[str], object]]] = []
+    if table:
+        writes.append((table, result.to_csv if table.extension == ".csv" else result.to_parquet))
+    if plot:
+        writes.append((plot, result.plot))
+    _write_all(writes)
+    session.say(result.summary(rows=args.rows))
+    if table:
+        session.say(f"{len(result.table)} opening classes written to {args.out}")
+    if plot:
+        session.say(f"plot written to {args.plot}")
     return 0
 
 
@@ -97,100 +506,228 @@ def _policy(args: argparse.Namespace, default: str) -> str | list[str]:
     return policies[0] if len(policies) == 1 else policies
 
 
-def _add_rules(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument(
-        "--players", type=int, choices=(1, 2, 3, 4), default=2, help="1 plays the solo game"
-    )
-    parser.add_argument("--teams", action="store_true", help="4 players in two teams")
-    parser.add_argument("--tournament", action="store_true", help="tournament rules (2 players)")
-    parser.add_argument(
-        "--tiles", choices=("standard", "travel"), default="standard", help="tile set"
-    )
-
-
 def _rules(args: argparse.Namespace) -> Rules:
     return Rules(args.players, teams=args.teams, tournament=args.tournament, tiles=args.tiles)
 
 
-def _policy_name(text: str) -> str:
-    base = text.partition(":")[0]
-    if base not in ("random", "greedy", "epsilon-greedy"):
-        raise argparse.ArgumentTypeError(
-            f"unknown policy {text!r}: random, greedy, epsilon-greedy or epsilon-greedy:EPS"
-        )
-    return text
+# -- the parser --------------------------------------------------------------------------------
 
 
-def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(
-        prog="genial", description="Simulate Reiner Knizia's Ingenious (Einfach Genial)."
+def _add_rules(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--players",
+        type=_one_of((1, 2, 3, 4)),
+        default=2,
+        metavar="{1,2,3,4}",
+        help="players; 1 plays the solo game",
     )
-    parser.add_argument("--version", action="version", version=f"genial {__version__}")
-    sub = parser.add_subparsers(dest="command", required=True)
-    play = sub.add_parser("play", help="play and print one game between built-in policies")
-    _add_rules(play)
-    play.add_argument("--seed", type=int, default=None, help="numpy seed (default: fresh entropy)")
-    play.add_argument(
-        "--policy",
-        action="append",
-        choices=POLICIES,
-        help="policy of every seat, or give it once per seat in order (default: greedy)",
+    parser.add_argument("--teams", action="store_true", help="4 players in two teams")
+    parser.add_argument("--tournament", action="store_true", help="tournament rules (2 players)")
+    parser.add_argument(
+        "--tiles",
+        type=_one_of(("standard", "travel")),
+        default="standard",
+        metavar="{standard,travel}",
+        help="tile set",
     )
-    play.add_argument("--quiet", action="store_true", help="print only the final position")
-    play.add_argument("--record", metavar="PATH", help="write the game record (JSON) here")
-    play.set_defaults(func=_play)
 
-    sim = sub.add_parser(
-        "simulate", help="play many games in the compiled kernel and summarise them"
+
+def _add_seed(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--seed",
+        type=_integer(0),
+        default=None,
+        metavar="INT",
+        help="numpy seed, a whole number >= 0 (default: fresh entropy)",
     )
-    _add_rules(sim)
-    sim.add_argument("--games", type=int, default=100_000, help="games to play (default 100000)")
-    sim.add_argument(
+
+
+def _add_run(parser: argparse.ArgumentParser, *, policy: str, workers: int) -> None:
+    parser.add_argument(
         "--policy",
         action="append",
         type=_policy_name,
         metavar="POLICY",
-        help="random, greedy, epsilon-greedy[:EPS]; once for every seat or once per seat",
+        help="random, greedy, epsilon-greedy or epsilon-greedy:EPS; once for every seat or "
+        f"once per seat in order (default: {policy})",
     )
-    sim.add_argument("--epsilon", type=float, default=0.1, help="epsilon-greedy's default 0.1")
-    sim.add_argument("--workers", type=int, default=1, help="threads; -1 for all cores")
-    sim.add_argument("--seed", type=int, default=None, help="numpy seed (default: fresh entropy)")
-    sim.add_argument("--out", metavar="PATH", help="write the games as Parquet (genial[parquet])")
+    parser.add_argument(
+        "--epsilon",
+        type=_probability,
+        default=0.1,
+        metavar="EPS",
+        help="epsilon of epsilon-greedy seats given without one",
+    )
+    parser.add_argument(
+        "--workers",
+        type=_integer(1, 1024, also=-1),
+        default=workers,
+        metavar="N",
+        help="threads, or -1 for every core"
+        + (" (default: -1, every core)" if workers < 0 else ""),
+    )
+    _add_seed(parser)
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = _Parser(
+        prog="genial",
+        description="Simulate Reiner Knizia's Ingenious (Einfach Genial).",
+        formatter_class=_HelpFormatter,
+    )
+    parser.add_argument(
+        "--version",
+        action="version",
+        version=f"genial {__version__}",
+        help="show the version and exit",
+    )
+    sub = parser.add_subparsers(dest="command", required=True, metavar="{play,simulate,openings}")
+
+    play = sub.add_parser(
+        "play",
+        help="play and print one game between built-in policies",
+        formatter_class=_HelpFormatter,
+    )
+    _add_rules(play)
+    _add_seed(play)
+    play.add_argument(
+        "--policy",
+        action="append",
+        type=_policy_name,
+        metavar="POLICY",
+        help="random, greedy, epsilon-greedy or epsilon-greedy:EPS; once for every seat or "
+        "once per seat in order (default: greedy)",
+    )
+    play.add_argument("--quiet", action="store_true", help="print only the final position")
+    play.add_argument("--record", metavar="PATH.json", help="write the game record (JSON) here")
+    play.set_defaults(func=_play)
+
+    sim = sub.add_parser(
+        "simulate",
+        help="play many games in the compiled kernel and summarise them",
+        formatter_class=_HelpFormatter,
+    )
+    _add_rules(sim)
+    sim.add_argument(
+        "--games",
+        type=_count(1, "games"),
+        default=100_000,
+        metavar="N",
+        help="games to play: 1000000, 1_000_000 or 1e6; at most 1e12",
+    )
+    _add_run(sim, policy="random", workers=1)
+    sim.add_argument(
+        "--out",
+        metavar="PATH",
+        help="write the games, one row per game and seat: .parquet (genial-sim[parquet]) "
+        "or .csv (genial-sim[pandas])",
+    )
     sim.add_argument("--no-progress", action="store_true", help="no progress bar")
     sim.set_defaults(func=_simulate)
 
     op = sub.add_parser(
-        "openings", help="win rates of every class of first placements, with intervals"
+        "openings",
+        help="win rates of every class of first placements, with intervals",
+        formatter_class=_HelpFormatter,
     )
     _add_rules(op)
-    op.add_argument("--games-per-opening", type=int, default=1000, metavar="N")
     op.add_argument(
-        "--policy",
-        action="append",
-        type=_policy_name,
-        metavar="POLICY",
-        help="policy of the playouts (default greedy); once, or once per seat",
+        "--games-per-opening",
+        type=_count(1, "games per opening"),
+        default=1000,
+        metavar="N",
+        help="games per class of openings: 1000, 1_000 or 1e3; at most 1e12",
     )
-    op.add_argument("--epsilon", type=float, default=0.1)
-    op.add_argument("--workers", type=int, default=-1, help="threads; -1 (default) all cores")
-    op.add_argument("--seed", type=int, default=None)
-    op.add_argument("--reply-to", metavar="MOVE", help="analyse the replies to this opening")
-    op.add_argument("--rows", type=int, default=10, help="best and worst rows to print")
-    op.add_argument("--out", metavar="PATH", help="write the table (.parquet, or .csv)")
-    op.add_argument("--plot", metavar="PATH", help="write the heatmap and ranked chart (PNG)")
+    _add_run(op, policy="greedy", workers=-1)
+    op.add_argument(
+        "--reply-to", metavar="MOVE", help="analyse the second player's replies to this opening"
+    )
+    op.add_argument(
+        "--rows", type=_integer(0), default=10, metavar="N", help="best and worst rows to print"
+    )
+    op.add_argument(
+        "--out", metavar="PATH", help="write the table: .parquet (genial-sim[parquet]) or .csv"
+    )
+    op.add_argument(
+        "--plot",
+        metavar="PATH",
+        help="write the heatmap and ranked chart: .png, .svg or .pdf (genial-sim[plot])",
+    )
     op.add_argument("--no-progress", action="store_true", help="no progress bar")
     op.set_defaults(func=_openings)
     return parser
 
 
+# -- main --------------------------------------------------------------------------------------
+
+
+def _one_line(text: str, limit: int = MESSAGE_LIMIT) -> str:
+    """``text`` on one line, cut to about ``limit`` characters."""
+    line = " ".join(text.split())
+    return line if len(line) <= limit else line[: limit - 3] + "..."
+
+
+def _tell(line: str) -> None:
+    with contextlib.suppress(OSError, ValueError):
+        sys.stderr.write(line + "\n")
+        sys.stderr.flush()
+
+
 def main(argv: Sequence[str] | None = None) -> int:
-    """Run the command line; returns the exit status."""
+    """Run the command line; returns the exit status (0, 1, 2 or 130, see the module's help).
+    Errors are printed as one line on stderr, never as a traceback."""
     parser = build_parser()
-    args = parser.parse_args(argv)
     try:
-        return int(args.func(args))
-    except (ValueError, ImportError) as exc:
-        parser.exit(2, f"genial {args.command}: error: {exc}\n")
+        args, unknown = parser.parse_known_args(argv)
+        if unknown:  # said by the command's parser, not by the top one
+            prog = f"genial {args.command}"
+            raise _ParseError(prog, f"unrecognized arguments: {excerpt(' '.join(unknown))}")
+    except _ParseError as exc:
+        _tell(f"{exc.prog}: error: {_one_line(str(exc))}")
+        return EXIT_USAGE
+    except SystemExit as exc:  # --help, --version
+        return exc.code if isinstance(exc.code, int) else 0
+    except KeyboardInterrupt:
+        _tell("genial: interrupted")
+        return EXIT_INTERRUPTED
+    command = f"genial {args.command}"
+    session = _Session()
+    try:
+        code = int(args.func(args, session))
+        if not session.stdout_closed:
+            try:
+                sys.stdout.flush()
+            except BrokenPipeError:
+                session.stdout_closed = True
+                _silence_stdout()
+        if session.stdout_closed:
+            code, message = EXIT_FAULT, "error: standard output was closed (broken pipe)"
+        else:
+            return code
+    except KeyboardInterrupt:
+        code, message = EXIT_INTERRUPTED, "interrupted"
+        lost = session.unwritten()
+        if lost:
+            message += f"; nothing was written to {', '.join(lost)}"
+    except (ValueError, ImportError) as exc:  # GenialError and its kin, CommandLineError
+        code, message = EXIT_USAGE, f"error: {_one_line(str(exc))}"
+    except MemoryError:
+        code, message = EXIT_FAULT, "error: not enough memory"
+        lost = session.unwritten()
+        message += f"; nothing was written to {', '.join(lost)}" if lost else " (try fewer games)"
+    except OSError as exc:
+        text = str(exc) if isinstance(exc, _WriteError) else (exc.strerror or str(exc))
+        if exc.filename and not isinstance(exc, _WriteError):
+            text += f": {excerpt(str(exc.filename), PATH_LIMIT)}"
+        code, message = EXIT_FAULT, f"error: {_one_line(text)}"
+    except Exception as exc:  # a bug: still one line, never a traceback
+        code = EXIT_FAULT
+        message = f"error: internal error, please report it: {type(exc).__name__}: {exc}"
+        message = _one_line(message)
+    # the exception is gone here, and with it the frames holding a progress bar: tqdm closes
+    # its line before ours is printed
+    _tell(f"{command}: {message}")
+    return code
 
 
 if __name__ == "__main__":  # pragma: no cover

@@ -15,6 +15,7 @@ True
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any, Literal
 
@@ -82,6 +83,7 @@ class Game:
         "_chance",
         "_core",
         "_history",
+        "_lock",
         "_moves",
         "_policy",
         "_policy_state",
@@ -99,6 +101,7 @@ class Game:
     _start: str
     _moves: list[tuple[Move, list[int]]]
     _history: list[_Snapshot]
+    _lock: threading.Lock  # play, undo, choose and copy are atomic: a Game may be shared by threads
 
     def __init__(
         self,
@@ -124,6 +127,7 @@ class Game:
         self._chance = stream(root)
         self._policy = None
         self._policy_state = None
+        self._lock = threading.Lock()
         self._start = ""
         self._moves = []
         self._history = []
@@ -267,23 +271,25 @@ class Game:
         malformed or not legal now.
         """
         m = self._as_move(move)
-        if not self._core.is_legal(m.action):
-            self._check_legal(m)
-        snapshot = self._snapshot()
-        draws = self._core.apply(m.action, self._chance)
-        self._history.append(snapshot)
-        self._moves.append((m, draws))
+        with self._lock:
+            if not self._core.is_legal(m.action):
+                self._check_legal(m)
+            snapshot = self._snapshot()
+            draws = self._core.apply(m.action, self._chance)
+            self._history.append(snapshot)
+            self._moves.append((m, draws))
 
     def undo(self) -> Move:
         """Take back the last ``play()``: board, scores, racks, bag and the chance stream are
         exactly as before it (the policy stream, the chooser's, runs on). Returns the move taken
         back."""
-        if not self._history:
-            raise IllegalMoveError("there is no move to undo")
-        state, chance = self._history.pop()
-        self._core.restore(state)
-        self._chance.state = chance
-        move, _ = self._moves.pop()
+        with self._lock:
+            if not self._history:
+                raise IllegalMoveError("there is no move to undo")
+            state, chance = self._history.pop()
+            self._core.restore(state)
+            self._chance.state = chance
+            move, _ = self._moves.pop()
         return move
 
     @property
@@ -312,9 +318,7 @@ class Game:
             return Move.parse(move)
         if isinstance(move, (int, np.integer)) and not isinstance(move, (bool, np.bool_)):
             return Move.from_action(int(move), self._rules)
-        raise IllegalMoveError(
-            f"expected a Move, a move text or an action id, got {excerpt(move)}"
-        )
+        raise IllegalMoveError(f"expected a Move, a move text or an action id, got {excerpt(move)}")
 
     def _check_seat(self, player: object) -> None:
         if isinstance(player, bool) or not isinstance(player, (int, np.integer)):
@@ -371,15 +375,17 @@ class Game:
     def copy(self) -> Game:
         """An independent copy with the same position, history and random streams (cheap)."""
         other = object.__new__(Game)
-        other._rules = self._rules
-        other._core = self._core.copy()
-        other._root = self._root
-        other._chance = copy_bit_generator(self._chance)
-        other._policy = None
-        other._policy_state = self._policy_snapshot()
-        other._start = self._start
-        other._moves = list(self._moves)
-        other._history = list(self._history)
+        with self._lock:
+            other._rules = self._rules
+            other._core = self._core.copy()
+            other._root = self._root
+            other._chance = copy_bit_generator(self._chance)
+            other._policy = None
+            other._policy_state = self._policy_snapshot()
+            other._start = self._start
+            other._moves = list(self._moves)
+            other._history = list(self._history)
+        other._lock = threading.Lock()
         return other
 
     def __copy__(self) -> Game:
@@ -389,6 +395,10 @@ class Game:
         return self.copy()
 
     def __getstate__(self) -> dict[str, Any]:
+        with self._lock:
+            return self._state()
+
+    def _state(self) -> dict[str, Any]:
         return {
             "rules": self._rules,
             "core": self._core.snapshot(),
@@ -407,6 +417,7 @@ class Game:
         self._chance = bit_generator_from_state(state["chance"])
         self._policy = None
         self._policy_state = state["policy"]
+        self._lock = threading.Lock()
         self._start = state["start"]
         self._moves = list(state["moves"])
         self._history = list(state["history"])
@@ -435,20 +446,23 @@ class Game:
         return read(self._core, self._rules).to_text()
 
     @classmethod
-    def from_text(cls, text: str, *, seed: Any = None) -> Game:
+    def from_text(cls, text: str, *, seed: Any = None, pair_tiles: bool = True) -> Game:
         """Read a position written by ``to_text()``. ``seed`` seeds the draws that follow.
 
-        Raises ``PositionError`` saying what is wrong.
+        Raises ``PositionError`` saying what is wrong. ``pair_tiles=False`` accepts a board
+        whose covered cells do not pair into tiles (for scoring studies; see the README).
         """
-        return cls.from_position(Position.parse(text), seed=seed)
+        return cls.from_position(Position.parse(text), seed=seed, pair_tiles=pair_tiles)
 
     @classmethod
-    def from_position(cls, position: Position, *, seed: Any = None) -> Game:
+    def from_position(
+        cls, position: Position, *, seed: Any = None, pair_tiles: bool = True
+    ) -> Game:
         """A game starting at ``position`` (checked: ``PositionError`` says what is wrong)."""
         if not isinstance(position, Position):
             raise PositionError(f"expected a genial.Position, got {type(position).__name__}")
         game = object.__new__(cls)
-        game._init(position.rules, load(position), seed)
+        game._init(position.rules, load(position, pair_tiles=bool(pair_tiles)), seed)
         game._start = game.to_text()
         return game
 
@@ -456,7 +470,9 @@ class Game:
     def to_record(self) -> dict[str, Any]:
         """A JSON-serialisable record: the start position (racks and bag included), then every
         move with the tiles drawn right after it. ``Game.from_record`` replays it exactly."""
-        return make_record(self._start, [(str(m), draws) for m, draws in self._moves])
+        with self._lock:
+            moves = [(str(m), draws) for m, draws in self._moves]
+        return make_record(self._start, moves)
 
     @classmethod
     def from_record(cls, record: Any, *, seed: Any = None) -> Game:
@@ -514,7 +530,8 @@ class Game:
         from .batch import simulate
 
         if seed is None:
-            seed = as_seed_sequence(np.random.Generator(self._policy_stream()))
+            with self._lock:
+                seed = as_seed_sequence(np.random.Generator(self._policy_stream()))
         return simulate(
             n_games,
             policy=policy,
@@ -533,10 +550,10 @@ class Game:
         ``'epsilon-greedy:0.2'``) picks here, drawn from the game's policy stream (never from
         the bag's chance stream; see ``genial.simulate`` for the policies' definitions)."""
         name, eps = parse_policy(policy, epsilon)
-        if self._core.phase == 2:
-            raise IllegalMoveError("there is no legal move to choose from: the game is over")
-        action = self._core.choose(name, self._policy_stream(), eps)
+        with self._lock:
+            if self._core.phase == 2:
+                raise IllegalMoveError("there is no legal move to choose from: the game is over")
+            action = self._core.choose(name, self._policy_stream(), eps)
         if action < 0:
             raise IllegalMoveError("there is no legal move to choose from")
         return MOVES[action]
-

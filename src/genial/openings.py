@@ -29,9 +29,8 @@ from typing import TYPE_CHECKING, Any, Literal
 
 import numpy as np
 
-from .batch import Playouts, simulate
-from .batch.backends import backend_for, worker_count
-from .batch.progress import progress_bar
+from .batch import Playouts, prepare, run_many, simulate
+from .batch.backends import worker_count
 from .errors import GenialError
 from .game import Game
 from .geometry import COLOUR_NAMES, SYMBOLS, Symmetry, distance, symmetries
@@ -371,7 +370,7 @@ class OpeningAnalysis:
     def plot(self, path: str | os.PathLike[str] | None = None, *, top: int = 12) -> Any:
         """A figure: the hex-board heatmap of win rate by the cells of the opening, and the
         best and worst ``top`` classes with their intervals. Saved to ``path`` if given (PNG,
-        SVG, PDF: by its extension); returns the matplotlib Figure. Needs ``genial[plot]``."""
+        SVG, PDF: by its extension); returns the matplotlib Figure. Needs ``genial-sim[plot]``."""
         from .render.plot import opening_figure
 
         figure = opening_figure(self, top=top)
@@ -444,7 +443,9 @@ def _table(
     try:
         import pandas as pd
     except ImportError:  # pragma: no cover - exercised only without pandas
-        raise ImportError("genial.openings needs pandas: pip install 'genial[pandas]'") from None
+        raise ImportError(
+            "genial.openings needs pandas: pip install 'genial-sim[pandas]'"
+        ) from None
     rows = []
     for cls, st in zip(classes, stats, strict=True):
         rows.append(
@@ -534,24 +535,24 @@ def analyse(
         first = reply_to if isinstance(reply_to, Move) else Move.parse(reply_to)
     classes = opening_classes(game_rules, first)
     seat = 0 if first is None else 1
-    bar = progress_bar(games_per_opening * len(classes), progress)
-
-    def run(cls: OpeningClass) -> dict[str, float]:
-        openings = [cls.representative] if first is None else [first, cls.representative]
-        runs = simulate(
+    jobs = [
+        (
+            prepare(
+                int(games_per_opening),
+                rules=game_rules,
+                policy=policy,
+                seed=child_seed(root, cls.index),
+                openings=[cls.representative] if first is None else [first, cls.representative],
+                epsilon=epsilon,
+            ),
             int(games_per_opening),
-            rules=game_rules,
-            policy=policy,
-            seed=child_seed(root, cls.index),
-            openings=openings,
-            epsilon=epsilon,
         )
-        if bar:
-            bar(len(runs))
-        return _class_stats(runs, seat)
-
+        for cls in classes
+    ]
     began = time.perf_counter()
-    stats = list(backend_for(n_workers, len(classes)).map(run, classes))
+    # every class's chunks through one pool: Ctrl-C stops within a chunk's time
+    results = run_many(jobs, workers=n_workers, progress=progress)
+    stats = [_class_stats(runs, seat) for runs in results]
     seconds = time.perf_counter() - began
     metric = "lowest" if players == 1 else "win_rate"
     table, average, lo, hi = _table(classes, stats, metric)

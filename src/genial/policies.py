@@ -78,8 +78,7 @@ def parse_policies(
         raise GenialError(f"policy: a name or a sequence of names, got {excerpt(policy)}")
     if len(names) != seats:
         raise GenialError(
-            f"policy: give one policy or one per seat ({seats}), got {len(names)}: "
-            f"{excerpt(names)}"
+            f"policy: give one policy or one per seat ({seats}), got {len(names)}: {excerpt(names)}"
         )
     parsed = [parse_policy(name, epsilon) for name in names]
     return tuple(b for b, _ in parsed), tuple(e for _, e in parsed)

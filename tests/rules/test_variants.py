@@ -786,13 +786,13 @@ def test_tournament_plus_field_round_trip():
     assert h.field(g, h.F_FIRST) == "R+"
 
 
-def test_plus_is_a_tournament_mark():
-    """RULES §3.2 (base game: every first placement touches a symbol), spec Variants (the '+'
-    of the tournament first-round field): in a base-game text '+' cannot occur: refused."""
+def test_plus_first_round_mark():
+    """RULES §4.3 (a tournament first placement may touch only a tile: '+') and the RULES §3.2
+    Decision (a first-round rule that can no longer be met lapses; such a placement is '+' too):
+    the mark reads back under both rules."""
     kw = dict(racks=[["OO"], ["YY"]], bag={"GG": 2}, first="R+", turn=3)
-    with pytest.raises(genial.PositionError):
-        genial.Game.from_text(h.position(rules="2", **kw))
-    assert h.field(genial.Game.from_text(h.position(rules="2T", **kw)), h.F_FIRST) == "R+"
+    for rules in ("2", "2T"):
+        assert h.field(genial.Game.from_text(h.position(rules=rules, **kw)), h.F_FIRST) == "R+"
 
 
 # =============================================================================================
@@ -826,7 +826,7 @@ def test_travel_new_game_material(players, rack_size, token):
     [
         # red halves: RR 2 x 2 + (RG RB RO RY RP) 5 x 3 = 19 = the whole travel set
         ("2v", False, True),
-        # one red half more on the board: 20 > 19
+        # a red double more on the board: 21 > 19
         ("2v", True, False),
         # the standard set allows 40
         ("2", True, True),
@@ -838,11 +838,11 @@ def test_travel_new_game_material(players, rack_size, token):
 def test_travel_material_check(rules, extra_red, ok):
     """RULES §2.2, spec (from_text checks the material per colour): the travel set has 19
     halves of each colour.  The position holds the whole travel set (RG and OO on the racks,
-    the rest in the bag) and, with extra_red, one more red half on the board."""
+    the rest in the bag) and, with extra_red, a red double more on the board."""
     players = int(rules[0])
     racks = [["RG"], ["OO"]][:players]
     bag = _bag_minus(TRAVEL_BAG, *[r[0] for r in racks])
-    covered = {(0, 0): R} if extra_red else {}
+    covered = {(0, 0): R, (1, 0): R} if extra_red else {}
     text = h.position(rules=rules, covered=covered, racks=racks, bag=bag)
     if ok:
         g = genial.Game.from_text(text)

@@ -12,7 +12,7 @@ True
 """
 
 from .results import Playouts, Summary
-from .run import run, run_chunk, simulate
+from .run import prepare, run, run_chunk, run_many, simulate
 from .spec import CHUNK, BatchSpec, Chunk, GameAdapter
 
 __all__ = [
@@ -22,7 +22,9 @@ __all__ = [
     "GameAdapter",
     "Playouts",
     "Summary",
+    "prepare",
     "run",
     "run_chunk",
+    "run_many",
     "simulate",
 ]

@@ -5,8 +5,9 @@ the results in order, as they arrive; the results never depend on the backend.""
 from __future__ import annotations
 
 import os
+from collections import deque
 from collections.abc import Callable, Iterable, Iterator
-from concurrent.futures import ThreadPoolExecutor
+from concurrent.futures import Future, ThreadPoolExecutor
 from typing import Protocol, TypeVar
 
 import numpy as np
@@ -32,14 +33,27 @@ class Serial:
 
 
 class Threads:
-    """Chunks on a pool of ``workers`` threads."""
+    """Chunks on a pool of ``workers`` threads. At most two chunks per worker are queued at a
+    time, so an interruption (Ctrl-C) or an error stops the run once the chunks already running
+    finish (a chunk takes well under a second): the queued ones are cancelled."""
 
     def __init__(self, workers: int) -> None:
         self.workers = workers
 
     def map(self, fn: Callable[[T], R], items: Iterable[T]) -> Iterator[R]:
-        with ThreadPoolExecutor(max_workers=self.workers) as pool:
-            yield from pool.map(fn, items)
+        pool = ThreadPoolExecutor(max_workers=self.workers)
+        pending: deque[Future[R]] = deque()
+        try:
+            for item in items:
+                pending.append(pool.submit(fn, item))
+                if len(pending) >= 2 * self.workers:
+                    yield pending.popleft().result()
+            while pending:
+                yield pending.popleft().result()
+        finally:
+            for future in pending:
+                future.cancel()
+            pool.shutdown(wait=True, cancel_futures=True)
 
 
 def worker_count(workers: object) -> int:

@@ -1,4 +1,4 @@
-"""Progress bars for long runs: tqdm when installed (extra ``genial[progress]``), else a plain
+"""Progress bars for long runs: tqdm when installed (extra ``genial-sim[progress]``), else a plain
 line on stderr."""
 
 from __future__ import annotations

@@ -293,7 +293,7 @@ class Playouts:
         return np.asarray(mean, dtype=np.float64)
 
     def to_pandas(self) -> pd.DataFrame:
-        """One tidy row per game and seat (needs pandas: ``pip install genial[pandas]``).
+        """One tidy row per game and seat (needs pandas: ``pip install genial-sim[pandas]``).
 
         Columns: game, seat, policy, rank, won, score_R .. score_P, lowest, bonus, swaps,
         opening, placements, turns.

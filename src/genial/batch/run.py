@@ -7,6 +7,7 @@ depend only on the spec and never on the number of workers or the backend. ``run
 
 from __future__ import annotations
 
+import os
 import time
 from collections.abc import Sequence
 from typing import Any, Literal
@@ -21,9 +22,31 @@ from .progress import progress_bar
 from .results import Playouts
 from .spec import CHUNK, BatchSpec, Chunk, chunks
 
-__all__ = ["run", "run_chunk", "simulate"]
+__all__ = ["check_memory", "prepare", "run", "run_chunk", "run_many", "simulate"]
 
 MAX_GAMES = 2**40
+
+
+def physical_memory() -> int | None:
+    """Bytes of memory of this machine, or None where the system does not say."""
+    try:
+        return int(os.sysconf("SC_PAGE_SIZE")) * int(os.sysconf("SC_PHYS_PAGES"))
+    except (AttributeError, ValueError, OSError):  # pragma: no cover - not POSIX
+        return None
+
+
+def check_memory(n: int, adapter: Any, records: bool) -> None:
+    """Refuse, before anything is allocated, a batch whose results cannot fit in memory: more
+    than half of this machine's memory for ``n`` result rows (and logs, with records)."""
+    per_game = adapter.row_dtype.itemsize + 8 + (adapter.log_dtype.itemsize if records else 0)
+    need = n * per_game
+    limit = physical_memory()
+    if limit is not None and need > limit // 2:
+        raise GenialError(
+            f"{n:,} games need about {need / 2**30:,.1f} GiB for their results "
+            f"({per_game:,} bytes a game{' with records' if records else ''}), more than half "
+            f"of this machine's {limit / 2**30:,.1f} GiB: play fewer games per call"
+        )
 
 
 def run_chunk(spec: BatchSpec, chunk: int, size: int) -> Chunk:
@@ -35,25 +58,84 @@ def run_chunk(spec: BatchSpec, chunk: int, size: int) -> Chunk:
 
 def run(spec: BatchSpec, n: int, *, workers: int = 1, progress: bool = False) -> Playouts:
     """Play ``n`` games of ``spec`` on the backend for ``workers`` and gather the results."""
-    adapter = entry(spec.game).adapter
-    parts = chunks(n)
-    rows = np.zeros(n, dtype=adapter.row_dtype)
-    logs = np.zeros(n, dtype=adapter.log_dtype) if spec.records else None
-    bar = progress_bar(n, progress)
+    return run_many([(spec, n)], workers=workers, progress=progress)[0]
+
+
+def run_many(
+    jobs: Sequence[tuple[BatchSpec, int]], *, workers: int = 1, progress: bool = False
+) -> list[Playouts]:
+    """Play several batches (``(spec, games)`` each) through one backend, their chunks side by
+    side, and return one ``Playouts`` per batch. Results do not depend on ``workers``. A
+    ``KeyboardInterrupt`` stops the run within about a chunk's time and propagates."""
+    adapters = [entry(spec.game).adapter for spec, _ in jobs]
+    rows = [np.zeros(n, dtype=a.row_dtype) for a, (_, n) in zip(adapters, jobs, strict=True)]
+    logs = [
+        np.zeros(n, dtype=a.log_dtype) if spec.records else None
+        for a, (spec, n) in zip(adapters, jobs, strict=True)
+    ]
+    items = [(j, c, size) for j, (_, n) in enumerate(jobs) for c, size in chunks(n)]
+    total = sum(n for _, n in jobs)
+    bar = progress_bar(total, progress)
     began = time.perf_counter()
-    backend = backend_for(workers, len(parts))
-    for done in backend.map(lambda part: run_chunk(spec, *part), parts):
+
+    def play(item: tuple[int, int, int]) -> tuple[int, Chunk]:
+        j, c, size = item
+        return j, run_chunk(jobs[j][0], c, size)
+
+    backend = backend_for(workers, len(items))
+    for j, done in backend.map(play, items):
         lo = done.index * CHUNK
         hi = lo + len(done.rows)
-        rows[lo:hi] = done.rows
-        if logs is not None and done.logs is not None:
-            logs[lo:hi] = done.logs
+        rows[j][lo:hi] = done.rows
+        job_logs = logs[j]
+        if job_logs is not None and done.logs is not None:
+            job_logs[lo:hi] = done.logs
         if bar:
             bar(hi - lo)
-    if bar and n == 0:
+    if bar and total == 0:
         bar(0)
     seconds = time.perf_counter() - began
-    return Playouts(spec, rows, np.arange(n, dtype=np.int64), logs, seconds=seconds)
+    return [
+        Playouts(spec, r, np.arange(n, dtype=np.int64), lg, seconds=seconds)
+        for (spec, n), r, lg in zip(jobs, rows, logs, strict=True)
+    ]
+
+
+def prepare(
+    n_games: int,
+    players: Any = 2,
+    *,
+    policy: str | Sequence[str] = "random",
+    seed: Any = None,
+    start: Any = None,
+    openings: Sequence[Any] = (),
+    records: bool = False,
+    epsilon: float = 0.1,
+    teams: bool = False,
+    tournament: bool = False,
+    tiles: Literal["standard", "travel"] = "standard",
+    rules: Any = None,
+    game: str = "board",
+) -> BatchSpec:
+    """The checked ``BatchSpec`` of a ``simulate`` call (every argument checked, nothing played,
+    nothing allocated); ``simulate``'s parameters."""
+    if isinstance(n_games, (bool, np.bool_)) or not isinstance(n_games, (int, np.integer)):
+        raise GenialError(f"n_games must be an int, got {excerpt(n_games)}")
+    if n_games < 0:
+        raise GenialError(f"n_games must be >= 0, got {n_games}")
+    if n_games > MAX_GAMES:
+        raise GenialError(f"n_games must be at most {MAX_GAMES:,}, got {n_games:,}")
+    game_entry = entry(game)
+    check_memory(int(n_games), game_entry.adapter, bool(records))
+    game_rules = game_entry.rules(
+        players, teams=teams, tournament=tournament, tiles=tiles, rules=rules
+    )
+    checked = game_entry.adapter.check(
+        game_rules, policy=policy, epsilon=epsilon, start=start, openings=openings
+    )
+    return BatchSpec(
+        game_entry.name, game_rules, seed=as_seed_sequence(seed), records=bool(records), **checked
+    )
 
 
 def simulate(
@@ -117,21 +199,20 @@ def simulate(
     >>> simulate(10, rules="4t", seed=1).rules
     Rules(players=4, teams=True)
     """
-    if isinstance(n_games, (bool, np.bool_)) or not isinstance(n_games, (int, np.integer)):
-        raise GenialError(f"n_games must be an int, got {excerpt(n_games)}")
-    if n_games < 0:
-        raise GenialError(f"n_games must be >= 0, got {n_games}")
-    if n_games > MAX_GAMES:
-        raise GenialError(f"n_games must be at most {MAX_GAMES:,}, got {n_games:,}")
-    game_entry = entry(game)
-    game_rules = game_entry.rules(
-        players, teams=teams, tournament=tournament, tiles=tiles, rules=rules
-    )
     n_workers = worker_count(workers)
-    checked = game_entry.adapter.check(
-        game_rules, policy=policy, epsilon=epsilon, start=start, openings=openings
-    )
-    spec = BatchSpec(
-        game_entry.name, game_rules, seed=as_seed_sequence(seed), records=bool(records), **checked
+    spec = prepare(
+        n_games,
+        players,
+        policy=policy,
+        seed=seed,
+        start=start,
+        openings=openings,
+        records=records,
+        epsilon=epsilon,
+        teams=teams,
+        tournament=tournament,
+        tiles=tiles,
+        rules=rules,
+        game=game,
     )
     return run(spec, int(n_games), workers=n_workers, progress=progress)
