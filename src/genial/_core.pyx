@@ -1209,7 +1209,9 @@ def run_chunk(Core start not None, object bit_generator, bint deal,
             ds.rng = rng
             if logs is not None:
                 log = &logs[g]
-                memset(log, 0, sizeof(GameLog))
+                log.n_moves = 0            # the arrays are written as far as they are used
+                log.n_draws = 0
+                log.overflow = 0
                 ds.log = &log.draws[0]
                 ds.max_log = LOG_DRAWS
             if deal:
