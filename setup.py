@@ -31,11 +31,15 @@ else:
 
 extensions = [
     Extension(
-        "genial._core",
-        ["src/genial/_core.pyx"],
+        name,
+        [source],
         include_dirs=[np.get_include()],
         define_macros=[("NPY_NO_DEPRECATED_API", "NPY_2_0_API_VERSION")],
         extra_compile_args=DEBUG_FLAGS if DEBUG else RELEASE,
+    )
+    for name, source in (
+        ("genial._core", "src/genial/_core.pyx"),  # the board game
+        ("genial.cards._kernel", "src/genial/cards/_kernel.pyx"),  # the card game
     )
 ]
 

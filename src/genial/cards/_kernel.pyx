@@ -1,0 +1,704 @@
+# cython: language_level=3
+"""The compiled kernel of the card game (docs/rules.md §5): state, rules, policies, playouts.
+
+A game is one fixed-size struct (:c:type:`CState`): copying is a ``memcpy``, and whole games run
+without the GIL. Randomness, bit tricks and the deck come from ``genial._common``.
+
+Marker limits (§5.4): areas A0 = {0}, A1 = {1, 2, 3}, A2 = {4, 5, 6}, A3 = {7 .. 10}; a marker may
+not enter an area that is not adjacent to the area of the lowest marker, so with the lowest marker
+in A0 no marker passes column 3, in A1 column 6, and from A2 on the cap 10 is the only limit. The
+limit is recomputed before each colour of a card.
+"""
+
+from libc.stdint cimport int8_t, int16_t, int32_t, uint8_t, uint16_t, uint32_t, uint64_t
+from libc.string cimport memcpy, memset
+from numpy.random cimport bitgen_t
+
+import numpy as np
+
+from genial._common cimport (
+    DRAW_LOG_FULL,
+    DRAW_NOT_IN_BAG,
+    DRAW_OK,
+    DRAW_SCRIPT_SHORT,
+    Bag,
+    Draws,
+    bag_draw,
+    bag_fill,
+    bag_put,
+    bag_sort,
+    bag_take,
+    bitgen_of,
+    common_init,
+    ctz64,
+    popcount64,
+    rand_below,
+    select64,
+    rand_unit,
+)
+
+# ---------------------------------------------------------------------------------------------
+# tables
+
+cdef uint8_t CARD_A[NCARD]
+cdef uint8_t CARD_B[NCARD]
+cdef uint8_t CARD_MASK[NCARD]
+cdef uint8_t LIMIT[CAP + 1]          # the last column any marker may reach, by the lowest marker
+cdef uint8_t MASK_COLOURS[1 << NCARD]  # colours shown by the card types of a hand mask
+
+cdef void _build_tables() noexcept:
+    cdef int a, b, t = 0, m
+    for a in range(NCOL):
+        for b in range(a + 1, NCOL):
+            CARD_A[t] = a
+            CARD_B[t] = b
+            CARD_MASK[t] = (1 << a) | (1 << b)
+            t += 1
+    for m in range(CAP + 1):
+        LIMIT[m] = 3 if m == 0 else (6 if m <= 3 else CAP)
+    for m in range(1 << NCARD):
+        MASK_COLOURS[m] = 0
+        for t in range(NCARD):
+            if (m >> t) & 1:
+                MASK_COLOURS[m] |= CARD_MASK[t]
+
+
+common_init()
+_build_tables()
+CARDS = tuple((CARD_A[t], CARD_B[t]) for t in range(NCARD))
+ACTION_SIZE = A_SIZE
+ACTION_SWAP = A_SWAP
+ACTION_KEEP = A_KEEP
+PHASES = ("play", "swap", "over")
+POLICIES = {"random": 0, "greedy": 1, "epsilon-greedy": 2}
+MAX_PLAYERS = MAXP
+
+cdef CardRow _row_dummy
+cdef CardLog _log_dummy
+ROW_DTYPE = np.asarray(<CardRow[:1]>(&_row_dummy)).dtype
+LOG_DTYPE = np.asarray(<CardLog[:1]>(&_log_dummy)).dtype
+
+# ---------------------------------------------------------------------------------------------
+# rules
+
+cdef inline int lowest(const uint8_t *m) noexcept nogil:
+    cdef int c, low = m[0]
+    for c in range(1, NCOL):
+        low = m[c] if m[c] < low else low
+    return low
+
+
+cdef inline int score_colour(uint8_t *m, int c, int count) noexcept nogil:
+    """Advance colour ``c`` by ``count`` within the limit of §5.4 and the cap; 1 if it reached 10.
+    Branch-free: the limit never falls below a marker (the lowest marker only rises)."""
+    cdef int limit = LIMIT[lowest(m)]
+    cdef int old = m[c]
+    cdef int new = old + count
+    new = limit if new > limit else new
+    m[c] = new
+    return (old < CAP) & (new == CAP)
+
+
+cdef inline void display_add(CState *st, int p, int t) noexcept nogil:
+    st.disp[p][st.disp_n[p]] = t
+    st.disp_n[p] += 1
+    st.on_display[CARD_A[t]] += 1
+    st.on_display[CARD_B[t]] += 1
+
+
+cdef inline void display_rotate(CState *st, int p, int t) noexcept nogil:
+    """The oldest display card goes to the discard pile, the card just played joins (§5.3, §5.8)."""
+    cdef int old = st.disp[p][0]
+    cdef int i
+    st.on_display[CARD_A[old]] -= 1
+    st.on_display[CARD_B[old]] -= 1
+    bag_put(&st.discard, old)
+    for i in range(st.disp_n[p] - 1):
+        st.disp[p][i] = st.disp[p][i + 1]
+    st.disp_n[p] -= 1
+    display_add(st, p, t)
+
+
+cdef int draw_card(CState *st, Draws *ds) noexcept nogil:
+    """A card from the deck; an empty deck is first replaced by the discard pile (§5.3)."""
+    cdef int i
+    if st.deck.n == 0:
+        if st.discard.n == 0:
+            return -1
+        memcpy(&st.deck, &st.discard, sizeof(Bag))
+        bag_sort(&st.deck)
+        st.discard.n = 0
+        st.reshuffles += 1
+    return bag_draw(&st.deck, ds)
+
+
+cdef inline void hand_add(CState *st, int p, int t) noexcept nogil:
+    st.hand[p][t] += 1
+    st.hand_mask[p] |= 1 << t
+    st.hand_n[p] += 1
+
+
+cdef inline void hand_remove(CState *st, int p, int t) noexcept nogil:
+    st.hand[p][t] -= 1
+    st.hand_mask[p] &= ~((st.hand[p][t] == 0) << t)      # branch-free
+    st.hand_n[p] -= 1
+
+
+cdef int refill(CState *st, int p, Draws *ds) noexcept nogil:
+    cdef int t
+    while st.hand_n[p] < HAND:
+        t = draw_card(st, ds)
+        if t < 0:
+            return -1 if ds.error != DRAW_OK else 0
+        hand_add(st, p, t)
+    return 0
+
+
+cdef bint swap_allowed(CState *st) noexcept nogil:
+    """§5.5: no card in the hand shows any of the lowest colours (ties included)."""
+    cdef int p = st.current
+    cdef const uint8_t *m = st.marker[p]
+    cdef int low = lowest(m), c
+    cdef uint8_t mask = 0
+    for c in range(NCOL):
+        mask |= (m[c] == low) << c
+    return not (MASK_COLOURS[st.hand_mask[p]] & mask)
+
+
+cdef int next_turn(CState *st) noexcept nogil:
+    if st.turns >= st.turn_cap:
+        st.phase = PH_OVER
+        st.truncated = 1
+        return 0
+    st.current += 1
+    if st.current == st.players:
+        st.current = 0
+    st.turns += 1
+    st.phase = PH_PLAY
+    st.bonus = 0
+    return 0
+
+
+cdef int play(CState *st, int action, Draws *ds) noexcept nogil:
+    """Play a card (legal, unchecked): score it, rotate the display, then a bonus turn, the
+    swap decision, or the refill and the next turn."""
+    cdef int p = st.current
+    cdef int t = action >> 1
+    cdef int first = CARD_B[t] if action & 1 else CARD_A[t]
+    cdef int second = CARD_A[t] if action & 1 else CARD_B[t]
+    cdef int i, c, earned, full
+    cdef uint8_t *m = st.marker[p]
+    hand_remove(st, p, t)
+    st.plays[p] += 1
+    if st.bonus > 0:
+        st.bonus -= 1
+        st.bonus_turns[p] += 1
+    earned = score_colour(m, first, st.on_display[first])
+    earned += score_colour(m, second, st.on_display[second])
+    full = ((m[0] >= 7) & (m[1] >= 7) & (m[2] >= 7) & (m[3] >= 7) & (m[4] >= 7)
+            & (m[5] >= 7))
+    if full:                               # §5.7: the game ends at once
+        display_add(st, p, t)
+        st.winner = p
+        st.phase = PH_OVER
+        st.bonus = 0
+        return 0
+    display_rotate(st, p, t)
+    st.bonus += earned
+    if st.bonus > 0 and st.hand_n[p] > 0:
+        return 0                           # a bonus turn follows (§5.6)
+    st.bonus = 0                           # with an empty hand the rest lapse
+    if swap_allowed(st):
+        st.phase = PH_SWAP
+        return 0
+    if refill(st, p, ds) < 0:
+        return -1
+    return next_turn(st)
+
+
+cdef int apply_action(CState *st, int action, Draws *ds) noexcept nogil:
+    cdef int p = st.current, t, i
+    if action == A_SWAP:
+        for t in range(NCARD):
+            for i in range(st.hand[p][t]):
+                bag_put(&st.discard, t)
+            st.hand[p][t] = 0
+        st.hand_mask[p] = 0
+        st.hand_n[p] = 0
+        st.swaps[p] += 1
+        if refill(st, p, ds) < 0:
+            return -1
+        return next_turn(st)
+    if action == A_KEEP:
+        if refill(st, p, ds) < 0:
+            return -1
+        return next_turn(st)
+    return play(st, action, ds)
+
+
+cdef inline bint in_hand(CState *st, int t) noexcept nogil:
+    return (st.hand_mask[st.current] >> t) & 1
+
+
+cdef bint is_legal(CState *st, int action) noexcept nogil:
+    if st.phase == PH_SWAP:
+        return action == A_SWAP or action == A_KEEP
+    if st.phase != PH_PLAY or action < 0 or action >= A_SWAP:
+        return False
+    return in_hand(st, action >> 1)
+
+
+cdef int legal_actions(CState *st, int32_t *out) noexcept nogil:
+    cdef int n = 0, t
+    cdef uint64_t bits
+    if st.phase == PH_SWAP:
+        out[0] = A_SWAP
+        out[1] = A_KEEP
+        return 2
+    if st.phase != PH_PLAY:
+        return 0
+    bits = st.hand_mask[st.current]
+    while bits:
+        t = ctz64(bits)
+        bits &= bits - 1
+        out[n] = 2 * t
+        out[n + 1] = 2 * t + 1
+        n += 2
+    return n
+
+
+cdef uint64_t rank_key(const uint8_t *m) noexcept nogil:
+    cdef uint8_t v[NCOL]
+    cdef int i, j
+    cdef uint8_t x
+    cdef uint64_t key = 0
+    for i in range(NCOL):
+        x = m[i]
+        j = i
+        while j > 0 and v[j - 1] > x:
+            v[j] = v[j - 1]
+            j -= 1
+        v[j] = x
+    for i in range(NCOL):
+        key = (key << 8) | v[i]
+    return key
+
+
+cdef void ranks(CState *st, int16_t *out) noexcept nogil:
+    """§3.7 on the markers; an instant winner (§5.7) first, the others below it."""
+    cdef uint64_t key[MAXP]
+    cdef int i, j
+    for i in range(st.players):
+        key[i] = rank_key(st.marker[i])
+    for i in range(st.players):
+        if i == st.winner:
+            out[i] = 0
+            continue
+        out[i] = 1 if st.winner != NOBODY else 0
+        for j in range(st.players):
+            if j != st.winner and key[j] > key[i]:
+                out[i] += 1
+
+
+# ---------------------------------------------------------------------------------------------
+# policies
+
+cdef int choose_random(CState *st, bitgen_t *rng) noexcept nogil:
+    """A uniformly random legal action: a card type of the hand and an order; the swap on a
+    fair coin."""
+    cdef uint64_t bits = st.hand_mask[st.current]
+    cdef int k
+    if st.phase == PH_SWAP:
+        return A_SWAP if rand_below(rng, 2) else A_KEEP
+    if bits == 0:
+        return -1
+    k = rand_below(rng, 2 * popcount64(bits))    # one draw: the card type and the order
+    return 2 * select64(bits, k >> 1) + (k & 1)
+
+
+cdef inline int value_after(CState *st, int action) noexcept nogil:
+    """The rise of sum_c -(10 - m_c)^2 that the play brings (the greedy objective)."""
+    cdef uint8_t m[NCOL]
+    cdef int t = action >> 1
+    cdef int first = CARD_B[t] if action & 1 else CARD_A[t]
+    cdef int second = CARD_A[t] if action & 1 else CARD_B[t]
+    cdef int a0, b0
+    memcpy(m, st.marker[st.current], NCOL)
+    a0 = m[first]
+    b0 = m[second]
+    score_colour(m, first, st.on_display[first])
+    score_colour(m, second, st.on_display[second])
+    return ((CAP - a0) * (CAP - a0) - (CAP - m[first]) * (CAP - m[first])
+            + (CAP - b0) * (CAP - b0) - (CAP - m[second]) * (CAP - m[second]))
+
+
+cdef int choose_greedy(CState *st, bitgen_t *rng) noexcept nogil:
+    """The play maximising sum_c -(10 - m_c)^2 after it, ties at random; always swap."""
+    cdef int32_t acts[A_SIZE]
+    cdef int32_t best_acts[A_SIZE]
+    cdef int n, i, v, best = -1, nb = 0
+    if st.phase == PH_SWAP:
+        return A_SWAP
+    n = legal_actions(st, acts)
+    if n == 0:
+        return -1
+    for i in range(n):
+        v = value_after(st, acts[i])
+        if v > best:
+            best = v
+            nb = 0
+        if v == best:
+            best_acts[nb] = acts[i]
+            nb += 1
+    return best_acts[rand_below(rng, nb) if nb > 1 else 0]
+
+
+cdef inline int choose(CState *st, int policy, double epsilon, bitgen_t *rng) noexcept nogil:
+    if policy == 0:
+        return choose_random(st, rng)
+    if policy == 2 and rand_unit(rng) < epsilon:
+        return choose_random(st, rng)
+    return choose_greedy(st, rng)
+
+
+cdef void deal(CState *st, Draws *ds) noexcept nogil:
+    """Six cards to each hand, then the display cards (§5.2, §5.8)."""
+    cdef int p, k, t
+    for p in range(st.players):
+        refill(st, p, ds)
+    for k in range(st.display_size):
+        for p in range(st.players):
+            t = draw_card(st, ds)
+            if t >= 0:
+                display_add(st, p, t)
+
+
+# ---------------------------------------------------------------------------------------------
+# the Python face
+
+cdef class Cards:
+    """A card-game state with checked entry points (``genial.cards.CardGame`` is its face).
+
+    Made with every card in the deck and nobody dealt: ``deal`` next. Pickles as its bytes.
+    """
+
+    def __init__(self, *, int players, int display_size, int turn_cap):
+        if not 2 <= players <= MAXP or not 1 <= display_size <= 2 or not 1 <= turn_cap <= 32000:
+            raise ValueError("bad players, display size or turn cap")
+        cdef uint8_t counts[NCARD]
+        cdef int t
+        memset(&self.st, 0, sizeof(CState))
+        self.st.players = players
+        self.st.display_size = display_size
+        self.st.turn_cap = turn_cap
+        self.st.turns = 1
+        self.st.winner = NOBODY
+        for t in range(NCARD):
+            counts[t] = COPIES
+        bag_fill(&self.st.deck, counts, NCARD)
+        bag_fill(&self.st.discard, counts, 0)
+
+    # -- copies -----------------------------------------------------------------------------
+    def copy(self):
+        cdef Cards other = Cards.__new__(Cards)
+        memcpy(&other.st, &self.st, sizeof(CState))
+        return other
+
+    def snapshot(self):
+        return (<char *>&self.st)[:sizeof(CState)]
+
+    def restore(self, bytes data not None):
+        if len(data) != sizeof(CState):
+            raise ValueError(f"a snapshot has {sizeof(CState)} bytes, got {len(data)}")
+        memcpy(&self.st, <char *>data, sizeof(CState))
+
+    @staticmethod
+    def from_snapshot(bytes data not None):
+        cdef Cards c = Cards.__new__(Cards)
+        c.restore(data)
+        return c
+
+    def __reduce__(self):
+        return (Cards.from_snapshot, (self.snapshot(),))
+
+    # -- reading ------------------------------------------------------------------------------
+    @property
+    def players(self):
+        return self.st.players
+
+    @property
+    def current(self):
+        return self.st.current
+
+    @property
+    def phase(self):
+        return self.st.phase
+
+    @property
+    def bonus(self):
+        return self.st.bonus
+
+    @property
+    def turns(self):
+        return self.st.turns
+
+    @property
+    def turn_cap(self):
+        return self.st.turn_cap
+
+    @property
+    def truncated(self):
+        return bool(self.st.truncated)
+
+    @property
+    def winner(self):
+        return None if self.st.winner == NOBODY else self.st.winner
+
+    @property
+    def deck_n(self):
+        return self.st.deck.n
+
+    @property
+    def discard_n(self):
+        return self.st.discard.n
+
+    def markers(self):
+        out = np.zeros((self.st.players, NCOL), dtype=np.int64)
+        cdef int p, c
+        for p in range(self.st.players):
+            for c in range(NCOL):
+                out[p, c] = self.st.marker[p][c]
+        return out
+
+    def hand(self, int p):
+        if not 0 <= p < self.st.players:
+            raise ValueError(f"no seat {p}")
+        return [t for t in range(NCARD) for _ in range(self.st.hand[p][t])]
+
+    def display(self, int p):
+        if not 0 <= p < self.st.players:
+            raise ValueError(f"no seat {p}")
+        return [self.st.disp[p][i] for i in range(self.st.disp_n[p])]
+
+    def deck_counts(self):
+        out = [0] * NCARD
+        cdef int i
+        for i in range(self.st.deck.n):
+            out[self.st.deck.item[i]] += 1
+        return out
+
+    def discard_counts(self):
+        out = [0] * NCARD
+        cdef int i
+        for i in range(self.st.discard.n):
+            out[self.st.discard.item[i]] += 1
+        return out
+
+    def stats(self):
+        return {
+            "plays": [self.st.plays[p] for p in range(self.st.players)],
+            "bonus": [self.st.bonus_turns[p] for p in range(self.st.players)],
+            "swaps": [self.st.swaps[p] for p in range(self.st.players)],
+            "reshuffles": self.st.reshuffles,
+        }
+
+    def ranks(self):
+        cdef int16_t out[MAXP]
+        ranks(&self.st, out)
+        return np.array([out[i] for i in range(self.st.players)], dtype=np.int64)
+
+    def swap_allowed(self):
+        return bool(swap_allowed(&self.st))
+
+    # -- moves --------------------------------------------------------------------------------
+    def legal_actions(self):
+        cdef int32_t out[A_SIZE]
+        cdef int n = legal_actions(&self.st, out)
+        return np.array([out[i] for i in range(n)], dtype=np.int32)
+
+    def is_legal(self, int action):
+        return bool(is_legal(&self.st, action))
+
+    def deal(self, bit_generator=None, script=None):
+        return self._run(-1, bit_generator, script)
+
+    def apply(self, int action, bit_generator=None, script=None):
+        if not is_legal(&self.st, action):
+            raise ValueError(f"illegal action {action}")
+        return self._run(action, bit_generator, script)
+
+    def _run(self, int action, bit_generator, script):
+        cdef CState work
+        cdef Draws ds
+        cdef uint8_t log[LOG_DRAWS]
+        cdef uint8_t buf[LOG_DRAWS]
+        cdef int i, rc
+        memset(&ds, 0, sizeof(Draws))
+        ds.log = log
+        ds.max_log = LOG_DRAWS
+        if script is not None:
+            if len(script) > LOG_DRAWS:
+                raise ValueError("too many scripted draws")
+            for i in range(len(script)):
+                if not 0 <= script[i] < NCARD:
+                    raise ValueError(f"bad card type {script[i]}")
+                buf[i] = script[i]
+            ds.script = buf
+            ds.n_script = len(script)
+        elif bit_generator is not None:
+            ds.rng = bitgen_of(bit_generator)
+        memcpy(&work, &self.st, sizeof(CState))
+        bag_sort(&work.deck)
+        if bit_generator is not None and script is None:
+            with bit_generator.lock, nogil:
+                rc = self._step(&work, action, &ds)
+        else:
+            if ds.rng == NULL and ds.script == NULL:
+                ds.script = buf               # no source: any draw is an error
+                ds.n_script = 0
+            rc = self._step(&work, action, &ds)
+        if ds.error == DRAW_SCRIPT_SHORT:
+            raise ValueError(f"the record's draws run out after {ds.pos} cards")
+        if ds.error == DRAW_NOT_IN_BAG:
+            raise ValueError(f"drawn card {CARDS[ds.script[ds.pos - 1]]} is not in the deck")
+        if script is not None and ds.pos != ds.n_script:
+            raise ValueError(f"{ds.n_script} cards given to draw, {ds.pos} drawn")
+        if rc < 0 or ds.error != DRAW_OK:
+            raise ValueError("drawing from the deck failed")
+        memcpy(&self.st, &work, sizeof(CState))
+        return [log[i] for i in range(ds.n_log)]
+
+    cdef int _step(self, CState *st, int action, Draws *ds) noexcept nogil:
+        if action < 0:
+            deal(st, ds)
+            return 0
+        return apply_action(st, action, ds)
+
+    def choose(self, str policy, object bit_generator, double epsilon=0.1):
+        cdef int pol = POLICIES[policy]
+        cdef bitgen_t *rng = bitgen_of(bit_generator)
+        cdef int a
+        if self.st.phase == PH_OVER:
+            raise ValueError("the game is over")
+        with bit_generator.lock, nogil:
+            a = choose(&self.st, pol, epsilon, rng)
+        return a
+
+    def set_position(self, markers, hands, displays, deck, discard, int current, int phase,
+                     int bonus, int turns, winner, bint truncated, stats=None):
+        """Replace the whole state (the caller, ``genial.cards.notation``, checked it)."""
+        cdef CState *st = &self.st
+        cdef uint8_t counts[NCARD]
+        cdef int p, c, i
+        memset(st.on_display, 0, sizeof(st.on_display))
+        for p in range(st.players):
+            for c in range(NCOL):
+                st.marker[p][c] = markers[p][c]
+            st.hand_n[p] = 0
+            st.hand_mask[p] = 0
+            for i in range(NCARD):
+                st.hand[p][i] = 0
+            for i in range(len(hands[p])):
+                hand_add(st, p, hands[p][i])
+            st.disp_n[p] = 0
+            for i in range(len(displays[p])):
+                display_add(st, p, displays[p][i])
+            st.plays[p] = 0
+            st.bonus_turns[p] = 0
+            st.swaps[p] = 0
+        for i in range(NCARD):
+            counts[i] = deck[i]
+        bag_fill(&st.deck, counts, NCARD)
+        for i in range(NCARD):
+            counts[i] = discard[i]
+        bag_fill(&st.discard, counts, NCARD)
+        st.current = current
+        st.phase = phase
+        st.bonus = bonus
+        st.turns = turns
+        st.winner = NOBODY if winner is None else winner
+        st.truncated = truncated
+        st.reshuffles = 0
+
+
+# ---------------------------------------------------------------------------------------------
+# whole games
+
+cdef int play_game(CState *st, const uint8_t *pol, const double *eps, Draws *ds,
+                   CardLog *log) noexcept nogil:
+    cdef int a, before
+    while st.phase != PH_OVER:
+        a = choose(st, pol[st.current], eps[st.current], ds.rng)
+        if a < 0:
+            st.phase = PH_OVER
+            return 1
+        before = ds.n_log
+        apply_action(st, a, ds)
+        if log != NULL:
+            if log.n_moves < LOG_MOVES:
+                log.moves[log.n_moves] = a
+                log.counts[log.n_moves] = ds.n_log - before
+                log.n_moves += 1
+            else:
+                log.overflow = 1
+    return 0
+
+
+cdef void write_row(CState *st, CardRow *row) noexcept nogil:
+    cdef int16_t rk[MAXP]
+    cdef int i, c, first = -1, nfirst = 0
+    ranks(st, rk)
+    memset(row, 0, sizeof(CardRow))
+    for i in range(st.players):
+        for c in range(NCOL):
+            row.markers[i][c] = st.marker[i][c]
+        row.ranks[i] = rk[i]
+        row.plays[i] = st.plays[i]
+        row.bonus[i] = st.bonus_turns[i]
+        row.swaps[i] = st.swaps[i]
+        if rk[i] == 0:
+            nfirst += 1
+            first = i
+    row.winner = first if nfirst == 1 else -1
+    row.instant = st.winner != NOBODY
+    row.truncated = st.truncated
+    row.turns = st.turns
+    row.reshuffles = st.reshuffles
+
+
+def run_chunk(Cards start not None, object bit_generator, bint deal_first,
+              const uint8_t[::1] policies, const double[::1] epsilons, CardRow[::1] rows,
+              CardLog[::1] logs=None):
+    """Play ``len(rows)`` games from ``start`` (dealt first if ``deal_first``) without the GIL,
+    one ``CardRow`` per game (and its ``CardLog`` if ``logs`` is given)."""
+    cdef Py_ssize_t n = rows.shape[0], g
+    cdef CState st
+    cdef Draws ds
+    cdef CardLog *log = NULL
+    cdef bitgen_t *rng = bitgen_of(bit_generator)
+    if policies.shape[0] < start.st.players or epsilons.shape[0] < start.st.players:
+        raise ValueError("one policy and one epsilon per seat are needed")
+    if logs is not None and logs.shape[0] != n:
+        raise ValueError("one log per row")
+    bag_sort(&start.st.deck)
+    bag_sort(&start.st.discard)
+    with bit_generator.lock, nogil:
+        for g in range(n):
+            memcpy(&st, &start.st, sizeof(CState))
+            memset(&ds, 0, sizeof(Draws))
+            ds.rng = rng
+            if logs is not None:
+                log = &logs[g]
+                log.n_moves = 0
+                log.n_draws = 0
+                log.overflow = 0
+                ds.log = &log.draws[0]
+                ds.max_log = LOG_DRAWS
+            if deal_first:
+                deal(&st, &ds)
+            play_game(&st, &policies[0], &epsilons[0], &ds, log)
+            write_row(&st, &rows[g])
+            if log != NULL:
+                log.n_draws = ds.n_log
+                if ds.error == DRAW_LOG_FULL:
+                    log.overflow = 1
