@@ -45,17 +45,30 @@ cdef uint8_t CARD_B[NCARD]
 cdef uint8_t CARD_MASK[NCARD]
 cdef uint8_t LIMIT[CAP + 1]          # the last column any marker may reach, by the lowest marker
 cdef uint8_t MASK_COLOURS[1 << NCARD]  # colours shown by the card types of a hand mask
+cdef uint8_t OTHER[NCARD][4]         # the four colours a card does not show
+cdef uint8_t FIRST[A_SWAP]           # the colour an action scores first
+cdef uint8_t SECOND[A_SWAP]          # ... and second
 
 cdef void _build_tables() noexcept:
-    cdef int a, b, t = 0, m
+    cdef int a, b, c, t = 0, m
     for a in range(NCOL):
         for b in range(a + 1, NCOL):
             CARD_A[t] = a
             CARD_B[t] = b
             CARD_MASK[t] = (1 << a) | (1 << b)
+            m = 0
+            for c in range(NCOL):
+                if c != a and c != b:
+                    OTHER[t][m] = c
+                    m += 1
             t += 1
     for m in range(CAP + 1):
         LIMIT[m] = 3 if m == 0 else (6 if m <= 3 else CAP)
+    for t in range(NCARD):
+        FIRST[2 * t] = CARD_A[t]
+        SECOND[2 * t] = CARD_B[t]
+        FIRST[2 * t + 1] = CARD_B[t]
+        SECOND[2 * t + 1] = CARD_A[t]
     for m in range(1 << NCARD):
         MASK_COLOURS[m] = 0
         for t in range(NCARD):
@@ -81,11 +94,53 @@ LOG_DTYPE = np.asarray(<CardLog[:1]>(&_log_dummy)).dtype
 # ---------------------------------------------------------------------------------------------
 # rules
 
-cdef inline int lowest(const uint8_t *m) noexcept nogil:
-    cdef int c, low = m[0]
-    for c in range(1, NCOL):
-        low = m[c] if m[c] < low else low
-    return low
+cdef extern from *:
+    """
+    /* the lowest of six markers, branch-free (compiles to conditional moves) */
+    static inline int genial_min6(const unsigned char *m) {
+        int a = m[0] < m[1] ? m[0] : m[1];
+        int b = m[2] < m[3] ? m[2] : m[3];
+        int c = m[4] < m[5] ? m[4] : m[5];
+        a = a < b ? a : b;
+        return a < c ? a : c;
+    }
+    """
+    int lowest "genial_min6"(const uint8_t *m) noexcept nogil
+
+cdef extern from *:
+    """
+    #define GENIAL_MIN(x, y) ((x) < (y) ? (x) : (y))
+    /* bit c set when marker c is at the lowest column `low` */
+    static inline int genial_low_mask(const unsigned char *m, int low) {
+        return (m[0] == low) | (m[1] == low) << 1 | (m[2] == low) << 2 | (m[3] == low) << 3
+             | (m[4] == low) << 4 | (m[5] == low) << 5;
+    }
+    /* Score a card on markers m: colour f first, then s, each limited by the area of the lowest
+       marker as it is before that colour (rules 5.3, 5.4), capped at 10; `o` is the lowest of the
+       four other markers. Register arithmetic only: no store-to-load chain. */
+    static inline void genial_score(const unsigned char *m, int f, int s, int cf, int cs, int o,
+                                    const unsigned char *limit, int *f1, int *s1, int *low) {
+        int f0 = m[f], s0 = m[s];
+        int low0 = GENIAL_MIN(o, GENIAL_MIN(f0, s0));
+        int a = GENIAL_MIN(f0 + cf, limit[low0]);
+        int low1 = GENIAL_MIN(o, GENIAL_MIN(a, s0));
+        int b = GENIAL_MIN(s0 + cs, limit[low1]);
+        *f1 = a;
+        *s1 = b;
+        *low = GENIAL_MIN(o, GENIAL_MIN(a, b));
+    }
+    """
+    int low_mask "genial_low_mask"(const uint8_t *m, int low) noexcept nogil
+    void score_card "genial_score"(const uint8_t *m, int f, int s, int cf, int cs, int o,
+                                   const uint8_t *limit, int *f1, int *s1, int *low) noexcept nogil
+
+
+cdef inline int others_low(const uint8_t *m, int t) noexcept nogil:
+    """The lowest of the four markers whose colours card type ``t`` does not show."""
+    cdef int a = m[OTHER[t][0]], b = m[OTHER[t][1]], c = m[OTHER[t][2]], d = m[OTHER[t][3]]
+    a = a if a < b else b
+    c = c if c < d else d
+    return a if a < c else c
 
 
 cdef inline int score_colour(uint8_t *m, int c, int count) noexcept nogil:
@@ -158,11 +213,7 @@ cdef bint swap_allowed(CState *st) noexcept nogil:
     """§5.5: no card in the hand shows any of the lowest colours (ties included)."""
     cdef int p = st.current
     cdef const uint8_t *m = st.marker[p]
-    cdef int low = lowest(m), c
-    cdef uint8_t mask = 0
-    for c in range(NCOL):
-        mask |= (m[c] == low) << c
-    return not (MASK_COLOURS[st.hand_mask[p]] & mask)
+    return not (MASK_COLOURS[st.hand_mask[p]] & low_mask(m, lowest(m)))
 
 
 cdef int next_turn(CState *st) noexcept nogil:
@@ -184,19 +235,21 @@ cdef int play(CState *st, int action, Draws *ds) noexcept nogil:
     swap decision, or the refill and the next turn."""
     cdef int p = st.current
     cdef int t = action >> 1
-    cdef int first = CARD_B[t] if action & 1 else CARD_A[t]
-    cdef int second = CARD_A[t] if action & 1 else CARD_B[t]
-    cdef int i, c, earned, full
+    cdef int first = FIRST[action]
+    cdef int second = SECOND[action]
+    cdef int earned, full, f1, s1, low
     cdef uint8_t *m = st.marker[p]
     hand_remove(st, p, t)
     st.plays[p] += 1
     if st.bonus > 0:
         st.bonus -= 1
         st.bonus_turns[p] += 1
-    earned = score_colour(m, first, st.on_display[first])
-    earned += score_colour(m, second, st.on_display[second])
-    full = ((m[0] >= 7) & (m[1] >= 7) & (m[2] >= 7) & (m[3] >= 7) & (m[4] >= 7)
-            & (m[5] >= 7))
+    score_card(m, first, second, st.on_display[first], st.on_display[second], others_low(m, t),
+               LIMIT, &f1, &s1, &low)
+    earned = ((m[first] < CAP) & (f1 == CAP)) + ((m[second] < CAP) & (s1 == CAP))
+    m[first] = f1
+    m[second] = s1
+    full = low >= 7
     if full:                               # §5.7: the game ends at once
         display_add(st, p, t)
         st.winner = p
@@ -318,18 +371,15 @@ cdef int choose_random(CState *st, bitgen_t *rng) noexcept nogil:
 
 cdef inline int value_after(CState *st, int action) noexcept nogil:
     """The rise of sum_c -(10 - m_c)^2 that the play brings (the greedy objective)."""
-    cdef uint8_t m[NCOL]
+    cdef const uint8_t *m = st.marker[st.current]
     cdef int t = action >> 1
-    cdef int first = CARD_B[t] if action & 1 else CARD_A[t]
-    cdef int second = CARD_A[t] if action & 1 else CARD_B[t]
-    cdef int a0, b0
-    memcpy(m, st.marker[st.current], NCOL)
-    a0 = m[first]
-    b0 = m[second]
-    score_colour(m, first, st.on_display[first])
-    score_colour(m, second, st.on_display[second])
-    return ((CAP - a0) * (CAP - a0) - (CAP - m[first]) * (CAP - m[first])
-            + (CAP - b0) * (CAP - b0) - (CAP - m[second]) * (CAP - m[second]))
+    cdef int first = FIRST[action]
+    cdef int second = SECOND[action]
+    cdef int a0 = m[first], b0 = m[second], f1, s1, low
+    score_card(m, first, second, st.on_display[first], st.on_display[second], others_low(m, t),
+               LIMIT, &f1, &s1, &low)
+    return ((CAP - a0) * (CAP - a0) - (CAP - f1) * (CAP - f1)
+            + (CAP - b0) * (CAP - b0) - (CAP - s1) * (CAP - s1))
 
 
 cdef int choose_greedy(CState *st, bitgen_t *rng) noexcept nogil:
