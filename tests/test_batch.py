@@ -407,3 +407,30 @@ def test_batches_that_cannot_fit_are_refused_before_anything_is_allocated() -> N
         with pytest.raises(GenialError, match="GiB"):
             simulate(n, records=records)
         assert time.perf_counter() - began < 0.5
+
+
+def test_chance_and_policy_streams_are_apart_in_batches() -> None:
+    """The bag draws of a batch come from each chunk's chance stream and the policies' choices
+    from its policy stream: whatever the policies, the first game of every chunk gets the same
+    deal and the same first draws (later games of a chunk start where the chance stream was
+    left, which depends on how many tiles the games before drew)."""
+    n = CHUNK + 1
+    firsts = {}
+    for policy in ("random", "greedy", ("greedy", "random")):
+        runs = simulate(n, policy=policy, seed=5, records=True)
+        firsts[policy] = [(runs.record(i)["start"]) for i in (0, CHUNK)]
+    assert firsts["random"] == firsts["greedy"] == firsts[("greedy", "random")]
+
+
+def test_playouts_from_a_scoring_study_position() -> None:
+    """A game accepted with pair_tiles=False (a board that is not a tiling) plays out in batches
+    and its records replay."""
+    from genial import Position
+
+    pos = Position.empty(Rules(2)).replace(
+        board={(0, 0): 0}, racks=(((0, 0), (1, 2)), ((1, 1),)), bag=(0,) * 21
+    )
+    game = Game.from_position(pos, pair_tiles=False)
+    runs = game.playouts(20, seed=1, records=True)
+    assert len(runs) == 20 and not runs.truncated.any()
+    assert runs.replay(3).scores.tolist() == runs.scores[3].tolist()

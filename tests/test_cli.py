@@ -13,13 +13,16 @@ import sys
 import time
 from pathlib import Path
 
+import pandas as pd
 import pytest
 
+import genial
 import genial.batch
 import genial.cli
 import genial.openings
 from genial import Game
 from genial.batch.results import Playouts
+from genial.cards import CardGame
 from genial.cli import build_parser, main
 from genial.errors import excerpt
 from genial.openings import OpeningAnalysis
@@ -486,7 +489,7 @@ def test_bad_arguments_are_one_line_with_status_2(
 def test_no_command(capsys: pytest.CaptureFixture[str]) -> None:
     code, _, err, _ = run([], capsys)
     assert code == 2 and err == (
-        "genial: error: the following arguments are required: {play,simulate,openings}\n"
+        "genial: error: the following arguments are required: {play,simulate,openings,cards}\n"
     )
 
 
@@ -683,3 +686,44 @@ def test_ctrl_c_stops_a_long_run_within_a_second(argv: list[str], tmp_path: Path
     assert seconds < 1.0
     assert "Traceback" not in err
     assert err.endswith(f"genial {argv[0]}: interrupted\n"), err
+
+
+# -- the card game -------------------------------------------------------------------------------
+
+
+def test_cards_simulate_summary_and_csv(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """genial cards simulate: a summary per seat, and the games as CSV rows (one per game and
+    seat) equal to the library's own run with the same seed."""
+    out = tmp_path / "cards.csv"
+    argv = ["cards", "simulate", "--games", "300", "--players", "3", "--seed", "4"]
+    code, text, err, _ = run([*argv, "--no-progress", "--out", str(out)], capsys)
+    assert code == 0 and not err
+    assert "rules c3" in text and "seat 2" in text and "plays per game" in text
+    frame = pd.read_csv(out)
+    expected = genial.simulate(300, game="cards", players=3, seed=4).to_pandas()
+    assert len(frame) == 900
+    assert frame["score_R"].tolist() == expected["score_R"].tolist()
+    assert frame["reshuffles"].tolist() == expected["reshuffles"].tolist()
+
+
+def test_cards_play_prints_the_end_and_writes_a_record(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    record = tmp_path / "game.json"
+    argv = ["cards", "play", "--players", "2", "--seed", "3", "--record", str(record)]
+    code, text, err, _ = run(argv, capsys)
+    assert code == 0 and not err
+    assert "game over" in text
+    game = CardGame.from_record(json.loads(record.read_text()))
+    assert game.is_over and str(game) in text
+
+
+def test_cards_bad_arguments(capsys: pytest.CaptureFixture[str]) -> None:
+    for argv in (
+        ["cards", "simulate", "--players", "5"],
+        ["cards", "simulate", "--turn-cap", "0"],
+        ["cards", "simulate", "--out", "x.txt"],
+        ["cards"],
+    ):
+        code, _, err, _ = run(argv, capsys)
+        assert code == 2 and err.startswith("genial cards") and "Traceback" not in err

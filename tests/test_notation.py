@@ -465,20 +465,23 @@ def test_bonus_plays_owed_must_be_possible() -> None:
     §4.2); none in solo (RULES §4.1); at most one per placement under tournament rules
     (RULES §4.3)."""
     pos = _dealt(Rules(2), _standard_racks(2))
+    with pytest.raises(PositionError, match="first placement"):
+        load(pos.replace(bonus=1))  # seat 0 has placed nothing: no placement earned a bonus
+    pos = pos.replace(first=(0, None))  # seat 0 has made its first placement (touching red)
     with pytest.raises(PositionError, match="threshold"):
         load(pos.replace(bonus=1))
     two = ((18, 18, 0, 0, 0, 0), (0,) * 6)
     assert Game.from_position(pos.replace(scores=two, bonus=2)).bonus_plays == 2
     with pytest.raises(PositionError, match="threshold"):
         load(pos.replace(scores=two, bonus=3))
-    tournament = _dealt(Rules(2, tournament=True), _standard_racks(2))
+    tournament = _dealt(Rules(2, tournament=True), _standard_racks(2)).replace(first=(0, None))
     with pytest.raises(PositionError, match="tournament"):
         load(tournament.replace(scores=two, bonus=2))
     assert Game.from_position(tournament.replace(scores=two, bonus=1)).bonus_plays == 1
     solo = _dealt(Rules(1), (((0, 0),),))
     with pytest.raises(PositionError, match="solo"):
         load(solo.replace(scores=((18,) + (0,) * 5,), bonus=1))
-    teams = _dealt(Rules(4, teams=True), _standard_racks(4))
+    teams = _dealt(Rules(4, teams=True), _standard_racks(4)).replace(first=(0, None, None, None))
     at36 = ((36, 0, 0, 0, 0, 0), (0,) * 6) * 2
     assert Game.from_position(teams.replace(scores=at36, bonus=2)).bonus_plays == 2
 

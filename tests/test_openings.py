@@ -7,7 +7,7 @@ import itertools
 import numpy as np
 import pytest
 
-from genial import SYMBOLS, Game, Move, Position, Rules, simulate
+from genial import SYMBOLS, Game, GenialError, Move, Position, Rules, simulate
 from genial.cli import main
 from genial.geometry import area
 from genial.openings import (
@@ -308,3 +308,13 @@ def test_plot_with_extreme_win_rates(tmp_path) -> None:  # type: ignore[no-untyp
     result = analyse(2, games_per_opening=2, seed=1, workers=1)
     assert (result.table["win_rate"] == 0).any() or (result.table["win_rate"] == 1).any()
     result.plot(tmp_path / "x.png")
+
+
+def test_an_analysis_too_big_for_memory_is_refused_up_front() -> None:
+    """164 classes x 60 million games would need ~600 GiB of result rows: refused at once."""
+    import time
+
+    began = time.perf_counter()
+    with pytest.raises(GenialError, match="GiB"):
+        analyse(2, games_per_opening=60_000_000, workers=1)
+    assert time.perf_counter() - began < 2

@@ -8,7 +8,7 @@ registry (``games()``, ``make(name, ...)``). The rules it implements are in ``do
 >>> game.players, len(game.legal_moves()) > 0
 (3, True)
 >>> genial.games()
-('board',)
+('board', 'cards')
 """
 
 from ._version import __version__

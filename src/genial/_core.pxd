@@ -144,7 +144,7 @@ cdef int legal_actions(State *st, int32_t *out) noexcept nogil
 cdef int apply_action(State *st, int action, Draws *ds) noexcept nogil
 cdef int choose(State *st, int policy, double epsilon, bitgen_t *rng) noexcept nogil
 cdef void ranks(State *st, int16_t *out) noexcept nogil
-cdef int play_game(State *st, const uint8_t *pol, const double *eps, Draws *ds, GameLog *log,
-                   const int16_t *forced_seat, const int16_t *forced_action,
-                   int n_forced) noexcept nogil
+cdef int play_game(State *st, const uint8_t *pol, const double *eps, bitgen_t *policy_rng,
+                   Draws *ds, GameLog *log, const int16_t *forced_seat,
+                   const int16_t *forced_action, int n_forced) noexcept nogil
 cdef void write_row(State *st, GameRow *row) noexcept nogil

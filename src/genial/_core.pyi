@@ -119,7 +119,8 @@ class Core:
 
 def run_chunk(
     start: Core,
-    bit_generator: np.random.BitGenerator,
+    chance: np.random.BitGenerator,
+    policy: np.random.BitGenerator,
     deal: bool,
     policies: npt.NDArray[np.uint8],
     epsilons: npt.NDArray[np.float64],

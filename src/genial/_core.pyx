@@ -1122,9 +1122,9 @@ cdef class Core:
 # ---------------------------------------------------------------------------------------------
 # whole games: the batch engine
 
-cdef int play_game(State *st, const uint8_t *pol, const double *eps, Draws *ds, GameLog *log,
-                   const int16_t *forced_seat, const int16_t *forced_action,
-                   int n_forced) noexcept nogil:
+cdef int play_game(State *st, const uint8_t *pol, const double *eps, bitgen_t *policy_rng,
+                   Draws *ds, GameLog *log, const int16_t *forced_seat,
+                   const int16_t *forced_action, int n_forced) noexcept nogil:
     """Play the game in ``st`` to its end with the seats' policies; log the moves if ``log``.
 
     The ``n_forced`` forced placements are made, in order, at the next placement decision of
@@ -1136,7 +1136,7 @@ cdef int play_game(State *st, const uint8_t *pol, const double *eps, Draws *ds, 
             a = forced_action[f]
             f += 1
         else:
-            a = choose(st, pol[st.current], eps[st.current], ds.rng)
+            a = choose(st, pol[st.current], eps[st.current], policy_rng)
         if a < 0:                       # nothing playable (only in hand-made positions)
             st.phase = PH_OVER
             return 1
@@ -1173,13 +1173,15 @@ cdef void write_row(State *st, GameRow *row) noexcept nogil:
     row.turns = st.turn
 
 
-def run_chunk(Core start not None, object bit_generator, bint deal,
+def run_chunk(Core start not None, object chance, object policy, bint deal,
               const uint8_t[::1] policies, const double[::1] epsilons, GameRow[::1] rows,
               GameLog[::1] logs=None, const int16_t[::1] forced_seats=None,
               const int16_t[::1] forced_actions=None):
-    """Play ``len(rows)`` games from ``start`` (dealt first if ``deal``) with one bit generator,
-    writing one ``GameRow`` per game (and its ``GameLog`` if ``logs`` is given). Runs without
-    the GIL. ``forced_seats``/``forced_actions``: placements every game makes (``play_game``).
+    """Play ``len(rows)`` games from ``start`` (dealt first if ``deal``), the bag drawing from
+    the ``chance`` bit generator and the policies from ``policy`` (so the same chance stream
+    deals the same tiles whatever the policies), writing one ``GameRow`` per game (and its
+    ``GameLog`` if ``logs`` is given). Runs without the GIL. ``forced_seats``/
+    ``forced_actions``: placements every game makes (``play_game``).
     """
     cdef Py_ssize_t n = rows.shape[0], g
     cdef int players = start.st.rules.players
@@ -1187,7 +1189,9 @@ def run_chunk(Core start not None, object bit_generator, bint deal,
     cdef State st
     cdef Draws ds
     cdef GameLog *log = NULL
-    cdef bitgen_t *rng = bitgen_of(bit_generator)
+    cdef bitgen_t *rng = bitgen_of(chance)
+    cdef bitgen_t *prng = bitgen_of(policy)
+    cdef State base
     cdef int n_forced = 0
     cdef const int16_t *fseat = NULL
     cdef const int16_t *fact = NULL
@@ -1201,10 +1205,13 @@ def run_chunk(Core start not None, object bit_generator, bint deal,
         n_forced = forced_seats.shape[0]
         fseat = &forced_seats[0]
         fact = &forced_actions[0]
-    bag_sort(&start.st.bag)      # canonical order: the games depend on the start's contents only
-    with bit_generator.lock, nogil:
+    if chance is policy:
+        raise ValueError("the chance and policy streams must be two bit generators")
+    memcpy(&base, &start.st, sizeof(State))
+    bag_sort(&base.bag)          # canonical order: the games depend on the start's contents only
+    with chance.lock, policy.lock, nogil:
         for g in range(n):
-            memcpy(&st, &start.st, sizeof(State))
+            memcpy(&st, &base, sizeof(State))
             memset(&ds, 0, sizeof(Draws))
             ds.rng = rng
             if logs is not None:
@@ -1217,7 +1224,8 @@ def run_chunk(Core start not None, object bit_generator, bint deal,
             if deal:
                 for i in range(players):
                     refill(&st, i, &ds)
-            stuck = play_game(&st, &policies[0], &epsilons[0], &ds, log, fseat, fact, n_forced)
+            stuck = play_game(&st, &policies[0], &epsilons[0], prng, &ds, log, fseat, fact,
+                              n_forced)
             write_row(&st, &rows[g])
             rows[g].truncated = stuck
             if log != NULL:

@@ -49,8 +49,8 @@ class BoardAdapter:
     # -- playing ---------------------------------------------------------------------------------
     def start(self, spec: BatchSpec) -> tuple[_core.Core, bool]:
         """The kernel state every game starts from, and whether it still has to be dealt."""
-        if spec.start is not None:
-            return load(Position.parse(spec.start)), False
+        if spec.start is not None:  # checked when the batch was made (a Game's own may be
+            return load(Position.parse(spec.start), pair_tiles=False), False  # a scoring study)
         core = spec.rules.core()
         for seat, action in enumerate(spec.openings):
             tile = move_of(action).tile
@@ -59,7 +59,11 @@ class BoardAdapter:
         return core, True
 
     def play(
-        self, spec: BatchSpec, bit_generator: np.random.BitGenerator, size: int
+        self,
+        spec: BatchSpec,
+        chance: np.random.BitGenerator,
+        policy: np.random.BitGenerator,
+        size: int,
     ) -> tuple[npt.NDArray[Any], npt.NDArray[Any] | None]:
         core, deal = self.start(spec)
         codes, eps = kernel_codes(spec.policies, spec.epsilons)
@@ -67,7 +71,8 @@ class BoardAdapter:
         logs = np.zeros(size, dtype=self.log_dtype) if spec.records else None
         _core.run_chunk(
             core,
-            bit_generator,
+            chance,
+            policy,
             deal,
             codes,
             eps,
@@ -108,7 +113,7 @@ class BoardAdapter:
         return out
 
     def replay(self, record: dict[str, Any]) -> Game:
-        return Game.from_record(record)
+        return Game.from_record(record, pair_tiles=False)
 
 
 def _check_start(start: Game | str | None, rules: Rules) -> str | None:

@@ -35,9 +35,10 @@ from dataclasses import dataclass, field
 from typing import Any, NoReturn
 
 from ._version import __version__
+from .cards.rules import CardRules
 from .errors import GenialError, excerpt
-from .game import Game
 from .policies import parse_policy
+from .registry import make
 from .rules import Rules
 
 __all__ = ["EXIT_FAULT", "EXIT_INTERRUPTED", "EXIT_USAGE", "MAX_GAMES", "build_parser", "main"]
@@ -410,11 +411,11 @@ def _play(args: argparse.Namespace, session: _Session) -> int:
     rules = _rules(args)
     record = _output("--record", args.record, RECORDS) if args.record is not None else None
     session.outputs = [record] if record else []
-    game = Game(rules=rules, seed=args.seed)
+    game = make(_game(args), rules=rules, seed=args.seed)
     while not game.is_over:
         player, turn = game.current_player, game.turn
         move = game.choose(policies[player])
-        gains = game.gains(move) if move.kind == "place" else None
+        gains = game.gains(move) if move.kind in ("place", "play") else None
         game.play(move)
         if not args.quiet:
             extra = f"  +{gains[0]}/+{gains[1]}" if gains else ""
@@ -444,6 +445,7 @@ def _simulate(args: argparse.Namespace, session: _Session) -> int:
     runs = simulate(
         args.games,
         rules=rules,
+        game=_game(args),
         policy=_policy(args, "random"),
         seed=args.seed,
         workers=args.workers,
@@ -506,7 +508,35 @@ def _policy(args: argparse.Namespace, default: str) -> str | list[str]:
     return policies[0] if len(policies) == 1 else policies
 
 
-def _rules(args: argparse.Namespace) -> Rules:
+def _game(args: argparse.Namespace) -> str:
+    """The registry name of the game a command plays."""
+    return "cards" if getattr(args, "command", None) == "cards" else "board"
+
+
+def _add_card_rules(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--players",
+        type=_one_of((2, 3, 4)),
+        default=3,
+        metavar="{2,3,4}",
+        help="players (two play with two display cards each)",
+    )
+    parser.add_argument(
+        "--turn-cap",
+        type=_integer(1, 32000),
+        default=1000,
+        metavar="N",
+        help="turns after which a game stops, reported as truncated",
+    )
+
+
+def _rules(args: argparse.Namespace) -> Any:
+    if _game(args) == "cards":
+        return CardRules(args.players, turn_cap=args.turn_cap)
+    return _board_rules(args)
+
+
+def _board_rules(args: argparse.Namespace) -> Rules:
     return Rules(args.players, teams=args.teams, tournament=args.tournament, tiles=args.tiles)
 
 
@@ -581,7 +611,9 @@ def build_parser() -> argparse.ArgumentParser:
         version=f"genial {__version__}",
         help="show the version and exit",
     )
-    sub = parser.add_subparsers(dest="command", required=True, metavar="{play,simulate,openings}")
+    sub = parser.add_subparsers(
+        dest="command", required=True, metavar="{play,simulate,openings,cards}"
+    )
 
     play = sub.add_parser(
         "play",
@@ -655,6 +687,54 @@ def build_parser() -> argparse.ArgumentParser:
     )
     op.add_argument("--no-progress", action="store_true", help="no progress bar")
     op.set_defaults(func=_openings)
+
+    cards = sub.add_parser(
+        "cards",
+        help="the card game (Einfach Genial: Das Kartenspiel): play, simulate",
+        formatter_class=_HelpFormatter,
+    )
+    card_sub = cards.add_subparsers(dest="cards_command", required=True, metavar="{play,simulate}")
+    card_play = card_sub.add_parser(
+        "play",
+        help="play and print one card game between built-in policies",
+        formatter_class=_HelpFormatter,
+    )
+    _add_card_rules(card_play)
+    _add_seed(card_play)
+    card_play.add_argument(
+        "--policy",
+        action="append",
+        type=_policy_name,
+        metavar="POLICY",
+        help="random, greedy, epsilon-greedy or epsilon-greedy:EPS; once for every seat or "
+        "once per seat in order (default: greedy)",
+    )
+    card_play.add_argument("--quiet", action="store_true", help="print only the final position")
+    card_play.add_argument(
+        "--record", metavar="PATH.json", help="write the game record (JSON) here"
+    )
+    card_play.set_defaults(func=_play)
+    card_sim = card_sub.add_parser(
+        "simulate",
+        help="play many card games in the compiled kernel and summarise them",
+        formatter_class=_HelpFormatter,
+    )
+    _add_card_rules(card_sim)
+    card_sim.add_argument(
+        "--games",
+        type=_count(1, "games"),
+        default=100_000,
+        metavar="N",
+        help="games to play: 1000000, 1_000_000 or 1e6; at most 1e12",
+    )
+    _add_run(card_sim, policy="random", workers=1)
+    card_sim.add_argument(
+        "--out",
+        metavar="PATH",
+        help="write the games (.parquet or .csv; one row per game and seat)",
+    )
+    card_sim.add_argument("--no-progress", action="store_true", help="no progress bar")
+    card_sim.set_defaults(func=_simulate)
     return parser
 
 

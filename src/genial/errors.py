@@ -6,12 +6,18 @@ Rule citations (``§3.2``) refer to the sections of ``docs/rules.md`` in the rep
 
 from __future__ import annotations
 
+import reprlib
+
+import numpy as np
+
 __all__ = [
     "GenialError",
     "IllegalMoveError",
     "PositionError",
     "RecordError",
     "RulesError",
+    "checked_flag",
+    "checked_int",
     "excerpt",
 ]
 
@@ -36,17 +42,63 @@ class RulesError(GenialError):
     """Rules that do not describe a game of docs/rules.md (e.g. teams with 3 players)."""
 
 
+_REPR = reprlib.Repr()
+_REPR.maxlevel = 2
+_REPR.maxstring = 40
+_REPR.maxother = 40
+_REPR.maxlist = _REPR.maxtuple = _REPR.maxdict = _REPR.maxset = _REPR.maxfrozenset = 4
+_REPR.maxarray = 4
+
+
 def excerpt(value: object, limit: int = 40) -> str:
-    """``repr(value)``, cut to about ``limit`` characters for error messages.
+    """A short, safe ``repr`` of ``value`` for error messages: at most about ``limit``
+    characters whatever the value (huge strings and ints, deep nesting, objects whose ``repr``
+    fails or is enormous).
 
     >>> excerpt("x" * 100)
     "'xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx'... (100 characters)"
-    >>> excerpt(12)
-    '12'
+    >>> excerpt(12), excerpt(10**5000)
+    ('12', '<int of 5001 digits>')
+    >>> excerpt([[[[1]]]])
+    '[[[...]]]'
     """
-    if isinstance(value, str) and len(value) > limit:
-        return f"{value[: limit - 3]!r}... ({len(value)} characters)"
-    text = repr(value) if not isinstance(value, (list, dict, tuple)) or len(value) < 16 else None
-    if text is None:
-        return f"<{type(value).__name__} of {len(value)} items>"  # type: ignore[arg-type]
-    return text if len(text) <= limit + 10 else text[:limit] + "..."
+    try:
+        if isinstance(value, bool) or value is None:
+            return repr(value)
+        if isinstance(value, int):
+            if value.bit_length() > 128:
+                digits = int(value.bit_length() * 0.30103) + 1
+                return f"<int of {digits} digits>"
+            return repr(value)
+        if isinstance(value, str):
+            if len(value) > limit:
+                return f"{_cut(repr(value[: limit - 3]), limit)}... ({len(value)} characters)"
+            return _cut(repr(value), limit + 10)
+        return _cut(_REPR.repr(value), limit + 10)
+    except Exception:  # a repr that fails: name the type only
+        return f"<{type(value).__name__}>"
+
+
+def _cut(text: str, limit: int) -> str:
+    return text if len(text) <= limit else text[: limit - 3] + "..."
+
+
+def checked_int(value: object, what: str, lo: int, hi: int) -> int:
+    """``value`` as an int in ``lo..hi`` (numpy ints too, never bools); ``GenialError`` saying
+    what is wrong otherwise.
+
+    >>> checked_int(3, "players", 1, 4)
+    3
+    """
+    if isinstance(value, (bool, np.bool_)) or not isinstance(value, (int, np.integer)):
+        raise GenialError(f"{what} must be an int, got {excerpt(value)}")
+    if not lo <= value <= hi:
+        raise GenialError(f"{what} must be in {lo}..{hi:,}, got {excerpt(int(value))}")
+    return int(value)
+
+
+def checked_flag(value: object, what: str) -> bool:
+    """``value`` as True or False (numpy bools too); ``GenialError`` otherwise."""
+    if not isinstance(value, (bool, np.bool_)):
+        raise GenialError(f"{what} must be True or False, got {excerpt(value)}")
+    return bool(value)

@@ -101,7 +101,7 @@ class Game:
     _start: str
     _moves: list[tuple[Move, list[int]]]
     _history: list[_Snapshot]
-    _lock: threading.Lock  # play, undo, choose and copy are atomic: a Game may be shared by threads
+    _lock: threading.RLock  # every read and move is atomic: a Game may be shared by threads
 
     def __init__(
         self,
@@ -127,7 +127,7 @@ class Game:
         self._chance = stream(root)
         self._policy = None
         self._policy_state = None
-        self._lock = threading.Lock()
+        self._lock = threading.RLock()
         self._start = ""
         self._moves = []
         self._history = []
@@ -206,7 +206,8 @@ class Game:
     @property
     def position(self) -> Position:
         """The position as data (``genial.Position``)."""
-        return read(self._core, self._rules)
+        with self._lock:
+            return read(self._core, self._rules)
 
     def cells(self) -> list[Cell]:
         """The cells of the playing area, in row-major order."""
@@ -260,8 +261,9 @@ class Game:
         m = self._as_move(move)
         if m.cells is None or m.colours is None:
             raise IllegalMoveError(f"{m.kind!r} is not a placement: it scores nothing")
-        self._check_cells(m)
-        g0, g1 = self._core.gains(m.action // 36, m.colours[0], m.colours[1])
+        with self._lock:
+            self._check_cells(m)
+            g0, g1 = self._core.gains(m.action // 36, m.colours[0], m.colours[1])
         return (int(g0), int(g1))
 
     def play(self, move: Move | str | int) -> None:
@@ -324,7 +326,9 @@ class Game:
         if isinstance(player, bool) or not isinstance(player, (int, np.integer)):
             raise GenialError(f"a player is an int seat, got {excerpt(player)}")
         if not 0 <= player < self.players:
-            raise GenialError(f"player {player} is not a seat of this {self.players}-player game")
+            raise GenialError(
+                f"player {excerpt(player)} is not a seat of this {self.players}-player game"
+            )
 
     def _check_cells(self, m: Move) -> None:
         assert m.cells is not None
@@ -385,7 +389,7 @@ class Game:
             other._start = self._start
             other._moves = list(self._moves)
             other._history = list(self._history)
-        other._lock = threading.Lock()
+        other._lock = threading.RLock()
         return other
 
     def __copy__(self) -> Game:
@@ -417,7 +421,7 @@ class Game:
         self._chance = bit_generator_from_state(state["chance"])
         self._policy = None
         self._policy_state = state["policy"]
-        self._lock = threading.Lock()
+        self._lock = threading.RLock()
         self._start = state["start"]
         self._moves = list(state["moves"])
         self._history = list(state["history"])
@@ -443,7 +447,8 @@ class Game:
         >>> Game(players=2, seed=3).to_text().split()[0]
         '2'
         """
-        return read(self._core, self._rules).to_text()
+        with self._lock:
+            return read(self._core, self._rules).to_text()
 
     @classmethod
     def from_text(cls, text: str, *, seed: Any = None, pair_tiles: bool = True) -> Game:
@@ -475,14 +480,14 @@ class Game:
         return make_record(self._start, moves)
 
     @classmethod
-    def from_record(cls, record: Any, *, seed: Any = None) -> Game:
+    def from_record(cls, record: Any, *, seed: Any = None, pair_tiles: bool = True) -> Game:
         """Replay a record made by ``to_record()``; raises ``RecordError`` saying what is wrong.
 
-        ``seed`` seeds draws after the record's last move.
+        ``seed`` seeds draws after the record's last move; ``pair_tiles`` is ``from_text``'s.
         """
         start, moves = read_record(record)
         try:
-            game = cls.from_text(start, seed=seed)
+            game = cls.from_text(start, seed=seed, pair_tiles=pair_tiles)
         except PositionError as exc:
             raise RecordError(f"bad start position: {exc}") from None
         game._replay(moves)
@@ -527,11 +532,31 @@ class Game:
         >>> bool((again.playouts(100, policy="greedy").scores == runs.scores).all())
         True
         """
+        with self._lock:
+            if seed is not None:
+                return self._playouts(n_games, policy, seed, workers, records, progress, epsilon)
+            # seeded from the policy stream; a refused call leaves the stream as it was
+            saved = self._policy_snapshot()
+            try:
+                seed = as_seed_sequence(np.random.Generator(self._policy_stream()))
+                return self._playouts(n_games, policy, seed, workers, records, progress, epsilon)
+            except BaseException:
+                self._policy = None
+                self._policy_state = saved
+                raise
+
+    def _playouts(
+        self,
+        n_games: int,
+        policy: str | Sequence[str],
+        seed: Any,
+        workers: int,
+        records: bool,
+        progress: bool,
+        epsilon: float,
+    ) -> Playouts:
         from .batch import simulate
 
-        if seed is None:
-            with self._lock:
-                seed = as_seed_sequence(np.random.Generator(self._policy_stream()))
         return simulate(
             n_games,
             policy=policy,

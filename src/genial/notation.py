@@ -21,6 +21,8 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Literal
 
+import numpy as np
+
 from . import _core
 from .errors import PositionError, RecordError, excerpt
 from .geometry import (
@@ -97,6 +99,8 @@ class Position:
     @classmethod
     def empty(cls, rules: Rules) -> Position:
         """An empty board, every tile in the bag, empty racks, seat 0 to place, turn 1."""
+        if not isinstance(rules, Rules):
+            raise PositionError(f"rules must be a genial.Rules, got {excerpt(rules)}")
         n = rules.players
         return cls(
             rules=rules,
@@ -114,8 +118,12 @@ class Position:
     def place(self, move: Move, seat: int | None = None) -> Position:
         """A copy with the placement's two halves on the board; with ``seat``, also recorded as
         that seat's first placement (the symbol it touches)."""
-        if move.cells is None or move.colours is None:
-            raise PositionError(f"{move} is not a placement")
+        if not isinstance(move, Move) or move.cells is None or move.colours is None:
+            raise PositionError(f"{excerpt(move)} is not a placement (a genial.Move)")
+        if seat is not None and not (
+            isinstance(seat, int) and not isinstance(seat, bool) and 0 <= seat < len(self.first)
+        ):
+            raise PositionError(f"seat {excerpt(seat)} is not a seat of this position")
         board = dict(self.board)
         for cell, colour in zip(move.cells, move.colours, strict=True):
             board[cell] = colour
@@ -306,6 +314,7 @@ def load(position: Position, *, pair_tiles: bool = True) -> _core.Core:
     one check, that the covered cells pair into tiles, for scoring studies of boards that are
     not tilings."""
     pos = position
+    _check_types(pos)
     rules = pos.rules
     players = rules.players
     if len(pos.scores) != players or len(pos.racks) != players or len(pos.first) != players:
@@ -381,6 +390,62 @@ def load(position: Position, *, pair_tiles: bool = True) -> _core.Core:
     )
     _check_phase(core, pos)
     return core
+
+
+def _int(value: object, what: str, lo: int, hi: int) -> int:
+    if isinstance(value, (bool, np.bool_)) or not isinstance(value, (int, np.integer)):
+        raise PositionError(f"{what} must be an int, got {excerpt(value)}")
+    if not lo <= value <= hi:
+        raise PositionError(f"{what} must be in {lo}..{hi}, got {excerpt(int(value))}")
+    return int(value)
+
+
+def _check_types(pos: object) -> None:
+    """Every field of a Position holds values of the right type and range (``PositionError``)."""
+    if not isinstance(pos, Position):
+        raise PositionError(f"expected a genial.Position, got {type(pos).__name__}")
+    if not isinstance(pos.rules, Rules):
+        raise PositionError(f"rules must be a genial.Rules, got {excerpt(pos.rules)}")
+    n = pos.rules.players
+    if not isinstance(pos.board, Mapping) or len(pos.board) > 169:
+        raise PositionError(f"board: a mapping of cells to colours, got {excerpt(pos.board)}")
+    for cell, colour in pos.board.items():
+        if not (isinstance(cell, tuple) and len(cell) == 2):
+            raise PositionError(f"board: {excerpt(cell)} is not a cell (q, r)")
+        _int(cell[0], "board cell q", -7, 7)
+        _int(cell[1], "board cell r", -7, 7)
+        _int(colour, f"board colour at {excerpt(cell)}", 0, 5)
+    for name, rows, size, hi in (("scores", pos.scores, 6, 36), ("racks", pos.racks, None, 5)):
+        if not isinstance(rows, tuple) or len(rows) != n:
+            raise PositionError(f"{name}: one entry per seat ({n}), got {excerpt(rows)}")
+        for p, entry in enumerate(rows):
+            if not isinstance(entry, tuple) or (size is not None and len(entry) != size):
+                raise PositionError(f"{name} of player {p}: {excerpt(entry)}")
+            if size is not None:
+                for v in entry:
+                    _int(v, f"scores of player {p}", 0, hi)
+            elif len(entry) > 6:
+                raise PositionError(f"rack of player {p}: {len(entry)} tiles, at most 6")
+            else:
+                for tile in entry:
+                    if not (isinstance(tile, tuple) and len(tile) == 2):
+                        raise PositionError(f"rack of player {p}: {excerpt(tile)} is not a tile")
+                    _int(tile[0], f"rack of player {p}: a colour", 0, 5)
+                    _int(tile[1], f"rack of player {p}: a colour", 0, 5)
+    if not isinstance(pos.bag, tuple) or len(pos.bag) != len(TILES):
+        raise PositionError(f"bag: {len(TILES)} counts expected, got {excerpt(pos.bag)}")
+    for count in pos.bag:
+        _int(count, "bag count", 0, 9)
+    _int(pos.to_move, "to-move", 0, n - 1)
+    if not isinstance(pos.phase, str) or pos.phase not in PHASE_LETTERS:
+        raise PositionError(f"phase: 'place', 'swap' or 'over', got {excerpt(pos.phase)}")
+    _int(pos.bonus, "bonus", 0, 12)
+    if not isinstance(pos.first, tuple) or len(pos.first) != n:
+        raise PositionError(f"first-round: one entry per seat ({n}), got {excerpt(pos.first)}")
+    for s in pos.first:
+        if s is not None:
+            _int(s, "first-round symbol", NO_SYMBOL, 5)
+    _int(pos.turn, "turn", 1, MAX_TURN)
 
 
 def _check_tiles(board: Mapping[Cell, int]) -> None:
@@ -525,6 +590,11 @@ def _check_bonus(pos: Position) -> None:
         raise PositionError(
             f"bonus: {pos.bonus} owed, but tournament rules earn at most one per placement "
             "(RULES §4.3)"
+        )
+    if rules.first_round == "new-symbol" and pos.first[pos.to_move] is None:
+        raise PositionError(
+            f"bonus: {pos.bonus} owed, but player {pos.to_move} has not made its first "
+            "placement yet: bonus plays follow a placement (RULES §3.4)"
         )
     counters = pos.scores[pos.to_move]
     reached = sum(v >= rules.crossing for v in counters) + sum(

@@ -31,12 +31,14 @@ import numpy as np
 
 from .batch import Playouts, prepare, run_many, simulate
 from .batch.backends import worker_count
-from .errors import GenialError
+from .batch.run import check_memory
+from .errors import GenialError, excerpt
 from .game import Game
 from .geometry import COLOUR_NAMES, SYMBOLS, Symmetry, distance, symmetries
 from .moves import TILES, Move
 from .notation import NO_SYMBOL, Position, touched_symbol
 from .policies import canonical, parse_policies
+from .registry import entry
 from .rules import Rules
 from .seeds import as_seed_sequence, child_seed
 from .stats import Z95, holm, mean_interval, wilson_interval
@@ -523,9 +525,9 @@ def analyse(
     game_rules = Rules.of(players, teams=teams, tournament=tournament, tiles=tiles, rules=rules)
     players = game_rules.players
     if isinstance(games_per_opening, bool) or not isinstance(games_per_opening, (int, np.integer)):
-        raise GenialError(f"games_per_opening must be an int, got {games_per_opening!r}")
+        raise GenialError(f"games_per_opening must be an int, got {excerpt(games_per_opening)}")
     if games_per_opening < 1:
-        raise GenialError(f"games_per_opening must be >= 1, got {games_per_opening}")
+        raise GenialError(f"games_per_opening must be >= 1, got {excerpt(int(games_per_opening))}")
     bases, epsilons = parse_policies(policy, players, epsilon)
     names = tuple(canonical(b, e) for b, e in zip(bases, epsilons, strict=True))
     n_workers = worker_count(workers)
@@ -535,6 +537,7 @@ def analyse(
         first = reply_to if isinstance(reply_to, Move) else Move.parse(reply_to)
     classes = opening_classes(game_rules, first)
     seat = 0 if first is None else 1
+    check_memory(int(games_per_opening) * len(classes), entry("board").adapter, False)
     jobs = [
         (
             prepare(

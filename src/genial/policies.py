@@ -33,7 +33,10 @@ def _check_epsilon(epsilon: object, name: str) -> float:
         epsilon, (int, float, np.integer, np.floating)
     ):
         raise GenialError(f"epsilon must be a number in [0, 1], got {excerpt(epsilon)}")
-    e = float(epsilon)
+    try:
+        e = float(epsilon)
+    except OverflowError:
+        raise GenialError(f"epsilon must be a number in [0, 1], got {excerpt(epsilon)}") from None
     if not (0.0 <= e <= 1.0) or math.isnan(e):
         raise GenialError(f"policy {excerpt(name)}: epsilon must be in [0, 1], got {e}")
     return e

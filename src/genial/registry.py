@@ -2,7 +2,7 @@
 plays it and how it plugs into the batch layer. A second game plugs in with one ``register``.
 
 >>> games()
-('board',)
+('board', 'cards')
 >>> make("board", "2T", seed=1).rules
 Rules(players=2, tournament=True)
 """
@@ -14,6 +14,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from .adapter import BOARD
+from .cards.adapter import CARDS_ADAPTER, card_rules
+from .cards.game import CardGame
 from .errors import GenialError, excerpt
 from .game import Game
 from .rules import Rules
@@ -34,7 +36,7 @@ class GameEntry:
 
 
 _ENTRIES: dict[str, GameEntry] = {}
-_ALIASES = {"ingenious": "board", "genial": "board"}
+_ALIASES = {"ingenious": "board", "genial": "board", "card": "cards"}
 
 
 def register(game_entry: GameEntry) -> None:
@@ -64,3 +66,12 @@ def make(name: str = "board", *args: Any, **kwargs: Any) -> Any:
 
 
 register(GameEntry("board", "Ingenious, the board game", Game, Rules.of, BOARD))
+register(
+    GameEntry(
+        "cards",
+        "Einfach Genial: Das Kartenspiel, the card game",
+        CardGame,
+        card_rules,
+        CARDS_ADAPTER,
+    )
+)

@@ -51,7 +51,9 @@ class Rules:
     def __post_init__(self) -> None:
         p = self.players
         if isinstance(p, bool) or not isinstance(p, int) or not 1 <= p <= 4:
-            raise RulesError(f"players must be 1, 2, 3 or 4 (docs/rules.md §3, §4.1), got {p!r}")
+            raise RulesError(
+                f"players must be 1, 2, 3 or 4 (docs/rules.md §3, §4.1), got {excerpt(p)}"
+            )
         if not isinstance(self.teams, bool) or not isinstance(self.tournament, bool):
             raise RulesError("teams and tournament are True or False")
         if self.teams and p != 4:
@@ -61,7 +63,7 @@ class Rules:
                 f"tournament rules are an option of the 2-player game (docs/rules.md §4.3), not {p}"
             )
         if self.tiles not in ("standard", "travel"):
-            raise RulesError(f"tiles must be 'standard' or 'travel', got {self.tiles!r}")
+            raise RulesError(f"tiles must be 'standard' or 'travel', got {excerpt(self.tiles)}")
         if self.tiles == "travel" and p > 2:
             raise RulesError(f"the travel set is for 1 or 2 players (docs/rules.md §2.2), not {p}")
 
@@ -205,6 +207,12 @@ class Rules:
         >>> Rules.of(4, teams=True) == Rules.of("4t") == Rules.of(rules="4t")
         True
         """
+        for flag, name in ((teams, "teams"), (tournament, "tournament")):
+            if not isinstance(flag, (bool, np.bool_)):
+                raise RulesError(f"{name} must be True or False, got {excerpt(flag)}")
+        if not isinstance(tiles, str):
+            raise RulesError(f"tiles must be 'standard' or 'travel', got {excerpt(tiles)}")
+        teams, tournament = bool(teams), bool(tournament)
         named = teams or tournament or tiles != "standard"
         if rules is not None:
             if not (isinstance(players, int) and players == 2) or named:

@@ -40,17 +40,41 @@ def as_seed_sequence(seed: Any) -> np.random.SeedSequence:
     if isinstance(seed, np.random.BitGenerator):
         seed = np.random.Generator(seed)
     if isinstance(seed, np.random.Generator):
-        words = seed.integers(0, 2**32, size=4, dtype=np.uint64)
-        return np.random.SeedSequence([int(w) for w in words])
-    if isinstance(seed, (bool, np.bool_)):
-        raise GenialError(f"seed: expected an int, ints, a SeedSequence or a Generator, got {seed}")
-    try:
-        return np.random.SeedSequence(seed)
-    except (TypeError, ValueError) as exc:
+        drawn = seed.integers(0, 2**32, size=4, dtype=np.uint64)
+        return np.random.SeedSequence([int(w) for w in drawn])
+    if seed is None:
+        return np.random.SeedSequence()
+    words: int | list[int] | None = _seed_words(seed)
+    if words is None:
         raise GenialError(
-            f"seed {excerpt(seed)}: {exc} (pass None, an int >= 0, a sequence of them, a "
-            "SeedSequence or a numpy Generator)"
-        ) from None
+            f"seed {excerpt(seed)}: pass None, an int in 0..2**128, a sequence of at most "
+            f"{MAX_SEED_WORDS} such ints, a SeedSequence or a numpy Generator"
+        )
+    return np.random.SeedSequence(words)
+
+
+MAX_SEED_WORDS = 64
+"""Ints a seed sequence may hold (more would only slow every derived stream)."""
+
+
+def _seed_words(seed: Any) -> int | list[int] | None:
+    """The seed as an int or a flat list of ints in 0..2**128, or None if it is not one."""
+
+    def word(v: Any) -> int | None:
+        if isinstance(v, (bool, np.bool_)) or not isinstance(v, (int, np.integer)):
+            return None
+        return int(v) if 0 <= v <= 2**128 else None
+
+    if isinstance(seed, (int, np.integer)) and not isinstance(seed, (bool, np.bool_)):
+        return word(seed)
+    if isinstance(seed, np.ndarray):
+        if seed.ndim != 1 or seed.dtype.kind not in "iu" or not 0 < len(seed) <= MAX_SEED_WORDS:
+            return None
+        seed = seed.tolist()
+    if isinstance(seed, (list, tuple)) and 0 < len(seed) <= MAX_SEED_WORDS:
+        words = [word(v) for v in seed]
+        return None if None in words else [w for w in words if w is not None]
+    return None
 
 
 def child_seed(root: np.random.SeedSequence, *key: int) -> np.random.SeedSequence:

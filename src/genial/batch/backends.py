@@ -63,7 +63,9 @@ def worker_count(workers: object) -> int:
     if workers == -1:
         return os.cpu_count() or 1
     if not 1 <= workers <= 1024:
-        raise GenialError(f"workers must be 1..1024, or -1 for all cores; got {workers}")
+        raise GenialError(
+            f"workers must be 1..1024, or -1 for all cores; got {excerpt(int(workers))}"
+        )
     return int(workers)
 
 

@@ -15,7 +15,6 @@ import numpy.typing as npt
 from ..errors import GenialError, excerpt
 from ..policies import canonical
 from ..registry import entry
-from ..seeds import stream
 from ..stats import wilson_interval
 from .spec import CHUNK, BatchSpec
 
@@ -50,6 +49,7 @@ class Summary:
     lowest_counts: npt.NDArray[np.int64]  # (entries, cap + 1): games by final lowest counter
     rules: str = "2"
     seconds: float | None = None
+    moves_label: str = "placements"  # what mean_placements counts: placements, or cards played
 
     def __str__(self) -> str:
         solo = self.players == 1
@@ -84,7 +84,9 @@ class Summary:
                 f"{' ' * 13}{self.mean_lowest[s]:6.2f} {self.std_lowest[s]:5.2f} "
                 f"{q[2]:7.1f}  {self.mean_bonus[s]:5.2f}  {self.mean_swaps[s]:5.2f}"
             )
-        tail = f"placements per game {self.mean_placements:.1f}, turns {self.mean_turns:.1f}"
+        tail = (
+            f"{self.moves_label} per game {self.mean_placements:.1f}, turns {self.mean_turns:.1f}"
+        )
         if self.seconds:
             tail += f"; {self.games / self.seconds:,.0f} games/s ({self.seconds:.2f} s)"
         rows.append(tail)
@@ -235,7 +237,7 @@ class Playouts:
         if isinstance(row, (bool, np.bool_)) or not isinstance(row, (int, np.integer)):
             raise GenialError(f"row must be an int, got {excerpt(row)}")
         if not 0 <= row < len(self):
-            raise GenialError(f"row {row} is outside 0..{len(self) - 1}")
+            raise GenialError(f"row {excerpt(int(row))} is outside 0..{len(self) - 1}")
 
     # -- rows ----------------------------------------------------------------------------------
     def __len__(self) -> int:
@@ -297,7 +299,7 @@ class Playouts:
                 else np.full((p, 5), np.nan)
             ),
             mean_scores=(self.scores[:, :p].mean(axis=0) if not empty else np.full((p, 6), np.nan)),
-            mean_placements=float(self.placements.mean()) if not empty else math.nan,
+            mean_placements=float(self._placements().mean()) if not empty else math.nan,
             mean_turns=float(self.turns.mean()) if not empty else math.nan,
             mean_bonus=self._per_entry(self.bonus) if not empty else nan,
             mean_swaps=self._per_entry(self.swaps) if not empty else nan,
@@ -307,7 +309,15 @@ class Playouts:
             ).reshape(p, rules.cap + 1),
             rules=str(rules),
             seconds=self.seconds,
+            moves_label="placements" if "placements" in (self.rows.dtype.names or ()) else "plays",
         )
+
+    def _placements(self) -> npt.NDArray[Any]:
+        """Tiles placed per game, or cards played (the card game's rows count them per seat)."""
+        if "placements" in (self.rows.dtype.names or ()):
+            return self.placements
+        plays: npt.NDArray[Any] = self.column("plays").sum(axis=1)
+        return plays
 
     def _per_entry(self, values: npt.NDArray[np.int16]) -> npt.NDArray[np.float64]:
         """Mean per game of a per-seat count, per seat or per team (partners added)."""
@@ -319,8 +329,10 @@ class Playouts:
     def to_pandas(self) -> pd.DataFrame:
         """One tidy row per game and seat (needs pandas: ``pip install genial-sim[pandas]``).
 
-        Columns: game, seat, policy, rank, won, score_R .. score_P, lowest, bonus, swaps,
-        opening, placements, turns.
+        Columns: game, seat, policy, rank, won, score_R .. score_P, lowest, then the game's
+        per-seat counts (board game: bonus, swaps, opening; card game: plays, bonus, swaps) and
+        its per-game ones (board game: truncated, placements, turns; card game: instant,
+        truncated, turns, reshuffles).
         """
         try:
             import pandas as pd
@@ -340,11 +352,13 @@ class Playouts:
         for c, letter in enumerate("RGBOYP"):
             columns[f"score_{letter}"] = self.scores[:, :, c].reshape(-1)
         columns["lowest"] = self.lowest.reshape(-1)
-        columns["bonus"] = self.bonus.reshape(-1)
-        columns["swaps"] = self.swaps.reshape(-1)
-        columns["opening"] = self.opening.reshape(-1)
-        columns["placements"] = np.repeat(self.placements, p)
-        columns["turns"] = np.repeat(self.turns, p)
+        names = self.rows.dtype.names or ()
+        for name in names:  # the game's other per-seat columns, then its per-game ones
+            if name in _PER_SEAT and name not in ("scores", "ranks"):
+                columns[name] = self.column(name).reshape(-1)
+        for name in names:
+            if name not in _PER_SEAT and name != "winner":
+                columns[name] = np.repeat(self.column(name), p)
         return pd.DataFrame(columns)
 
     def to_parquet(self, path: str | os.PathLike[str]) -> None:
@@ -373,10 +387,10 @@ class Playouts:
         adapter = entry(self.spec.game).adapter
         chunk, offset = divmod(int(self.game[row]), CHUNK)
         _, logs = adapter.play(
-            self.spec.with_records(), stream(self.spec.chunk_seed(chunk)), offset + 1
+            self.spec.with_records(), *self.spec.chunk_streams(chunk), offset + 1
         )
         assert logs is not None
         return adapter.replay(adapter.records(self.spec, logs[offset : offset + 1])[0])
 
 
-_PER_SEAT = frozenset({"scores", "ranks", "bonus", "swaps", "opening"})
+_PER_SEAT = frozenset({"scores", "ranks", "bonus", "swaps", "opening", "plays"})

@@ -14,9 +14,9 @@ from typing import Any, Literal
 
 import numpy as np
 
-from ..errors import GenialError, excerpt
+from ..errors import GenialError, checked_flag, excerpt
 from ..registry import entry
-from ..seeds import as_seed_sequence, stream
+from ..seeds import as_seed_sequence
 from .backends import backend_for, worker_count
 from .progress import progress_bar
 from .results import Playouts
@@ -52,7 +52,7 @@ def check_memory(n: int, adapter: Any, records: bool) -> None:
 def run_chunk(spec: BatchSpec, chunk: int, size: int) -> Chunk:
     """Play the first ``size`` games of chunk ``chunk`` of ``spec`` and return their rows."""
     adapter = entry(spec.game).adapter
-    rows, logs = adapter.play(spec, stream(spec.chunk_seed(chunk)), size)
+    rows, logs = adapter.play(spec, *spec.chunk_streams(chunk), size)
     return Chunk(chunk, rows, logs)
 
 
@@ -122,9 +122,10 @@ def prepare(
     if isinstance(n_games, (bool, np.bool_)) or not isinstance(n_games, (int, np.integer)):
         raise GenialError(f"n_games must be an int, got {excerpt(n_games)}")
     if n_games < 0:
-        raise GenialError(f"n_games must be >= 0, got {n_games}")
+        raise GenialError(f"n_games must be >= 0, got {excerpt(int(n_games))}")
     if n_games > MAX_GAMES:
-        raise GenialError(f"n_games must be at most {MAX_GAMES:,}, got {n_games:,}")
+        raise GenialError(f"n_games must be at most {MAX_GAMES:,}, got {excerpt(int(n_games))}")
+    records = checked_flag(records, "records")
     game_entry = entry(game)
     check_memory(int(n_games), game_entry.adapter, bool(records))
     game_rules = game_entry.rules(
@@ -200,6 +201,7 @@ def simulate(
     Rules(players=4, teams=True)
     """
     n_workers = worker_count(workers)
+    progress = checked_flag(progress, "progress")
     spec = prepare(
         n_games,
         players,

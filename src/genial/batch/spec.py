@@ -10,7 +10,7 @@ from typing import Any, Protocol
 import numpy as np
 import numpy.typing as npt
 
-from ..seeds import child_seed
+from ..seeds import POLICY_STREAM, child_seed, stream
 
 __all__ = ["CHUNK", "BatchSpec", "Chunk", "GameAdapter"]
 
@@ -33,8 +33,14 @@ class BatchSpec:
     records: bool = False  # whether chunks also return their games' logs
 
     def chunk_seed(self, chunk: int) -> np.random.SeedSequence:
-        """The seed of chunk ``chunk``."""
+        """The seed of chunk ``chunk``'s chance stream (its policy stream is that seed's
+        ``POLICY_STREAM`` child)."""
         return child_seed(self.seed, chunk)
+
+    def chunk_streams(self, chunk: int) -> tuple[np.random.PCG64, np.random.PCG64]:
+        """The chance and policy bit generators of chunk ``chunk``."""
+        seed = self.chunk_seed(chunk)
+        return stream(seed), stream(child_seed(seed, POLICY_STREAM))
 
     def with_records(self, records: bool = True) -> BatchSpec:
         return replace(self, records=records)
@@ -82,10 +88,14 @@ class GameAdapter(Protocol):
     log_dtype: np.dtype[Any]
 
     def play(
-        self, spec: BatchSpec, bit_generator: np.random.BitGenerator, size: int
+        self,
+        spec: BatchSpec,
+        chance: np.random.BitGenerator,
+        policy: np.random.BitGenerator,
+        size: int,
     ) -> tuple[npt.NDArray[Any], npt.NDArray[Any] | None]:
-        """Play ``size`` games of ``spec`` drawing from ``bit_generator``: their result rows
-        and, if ``spec.records``, their logs."""
+        """Play ``size`` games of ``spec``, chance from ``chance`` and the policies' choices
+        from ``policy``: their result rows and, if ``spec.records``, their logs."""
         ...
 
     def check(self, rules: Any, **arguments: Any) -> dict[str, Any]:

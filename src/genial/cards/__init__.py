@@ -1,6 +1,32 @@
 """The card game, *Einfach Genial: Das Kartenspiel* (docs/rules.md §5).
 
-In progress: the compiled kernel (``genial.cards._kernel``) plays every rule of §5 and agrees with
-the pure-Python reference in the tests at every step; the ``CardGame`` API, its batches and its
-command line come next.
+``CardGame`` plays one game with its history (the card-game twin of ``genial.Game``); moves are
+``CardMove`` (a card in scoring order, ``'RG'``, or ``'swap'`` / ``'keep'``) over a fixed action
+space of ``ACTION_SIZE == 32`` ids; ``CardRules`` names the player count and the turn cap;
+``CardPosition`` is a position as data (``genial.cards.notation`` describes its text). The
+compiled kernel, ``genial.cards._kernel``, plays every rule of §5.
+
+>>> from genial.cards import CardGame
+>>> game = CardGame(players=2, seed=1)
+>>> while not game.is_over:
+...     game.play(game.choose("greedy"))
+>>> game.winner() in (0, 1), CardGame.from_record(game.to_record()) == game
+(True, True)
 """
+
+from .game import CardGame, CardView
+from .moves import ACTION_KEEP, ACTION_SIZE, ACTION_SWAP, CARDS, CardMove
+from .notation import CardPosition
+from .rules import CardRules
+
+__all__ = [
+    "ACTION_KEEP",
+    "ACTION_SIZE",
+    "ACTION_SWAP",
+    "CARDS",
+    "CardGame",
+    "CardMove",
+    "CardPosition",
+    "CardRules",
+    "CardView",
+]

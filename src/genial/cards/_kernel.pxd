@@ -62,7 +62,7 @@ cdef struct CState:
     Bag discard
 
 cdef struct CardRow:
-    uint8_t markers[MAXP][NCOL] # final markers
+    uint8_t scores[MAXP][NCOL]  # final markers (columns 0..10)
     int8_t ranks[MAXP]          # competition ranks, 0 best (§3.7, §5.7)
     int8_t winner               # the seat first alone, -1 if first place is shared
     uint8_t instant             # 1 if the winner had six markers >= 7 (§5.7)

@@ -84,7 +84,8 @@ class Cards:
 
 def run_chunk(
     start: Cards,
-    bit_generator: np.random.BitGenerator,
+    chance: np.random.BitGenerator,
+    policy: np.random.BitGenerator,
     deal_first: bool,
     policies: npt.NDArray[np.uint8],
     epsilons: npt.NDArray[np.float64],

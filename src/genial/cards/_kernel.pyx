@@ -674,11 +674,11 @@ cdef class Cards:
 # ---------------------------------------------------------------------------------------------
 # whole games
 
-cdef int play_game(CState *st, const uint8_t *pol, const double *eps, Draws *ds,
-                   CardLog *log) noexcept nogil:
+cdef int play_game(CState *st, const uint8_t *pol, const double *eps, bitgen_t *policy_rng,
+                   Draws *ds, CardLog *log) noexcept nogil:
     cdef int a, before
     while st.phase != PH_OVER:
-        a = choose(st, pol[st.current], eps[st.current], ds.rng)
+        a = choose(st, pol[st.current], eps[st.current], policy_rng)
         if a < 0:
             st.phase = PH_OVER
             return 1
@@ -701,7 +701,7 @@ cdef void write_row(CState *st, CardRow *row) noexcept nogil:
     memset(row, 0, sizeof(CardRow))
     for i in range(st.players):
         for c in range(NCOL):
-            row.markers[i][c] = st.marker[i][c]
+            row.scores[i][c] = st.marker[i][c]
         row.ranks[i] = rk[i]
         row.plays[i] = st.plays[i]
         row.bonus[i] = st.bonus_turns[i]
@@ -716,25 +716,31 @@ cdef void write_row(CState *st, CardRow *row) noexcept nogil:
     row.reshuffles = st.reshuffles
 
 
-def run_chunk(Cards start not None, object bit_generator, bint deal_first,
+def run_chunk(Cards start not None, object chance, object policy, bint deal_first,
               const uint8_t[::1] policies, const double[::1] epsilons, CardRow[::1] rows,
               CardLog[::1] logs=None):
     """Play ``len(rows)`` games from ``start`` (dealt first if ``deal_first``) without the GIL,
-    one ``CardRow`` per game (and its ``CardLog`` if ``logs`` is given)."""
+    the deck drawing from ``chance`` and the policies from ``policy``, one ``CardRow`` per game
+    (and its ``CardLog`` if ``logs`` is given)."""
     cdef Py_ssize_t n = rows.shape[0], g
     cdef CState st
     cdef Draws ds
     cdef CardLog *log = NULL
-    cdef bitgen_t *rng = bitgen_of(bit_generator)
+    cdef bitgen_t *rng = bitgen_of(chance)
+    cdef bitgen_t *prng = bitgen_of(policy)
+    cdef CState base
+    if chance is policy:
+        raise ValueError("the chance and policy streams must be two bit generators")
     if policies.shape[0] < start.st.players or epsilons.shape[0] < start.st.players:
         raise ValueError("one policy and one epsilon per seat are needed")
     if logs is not None and logs.shape[0] != n:
         raise ValueError("one log per row")
-    bag_sort(&start.st.deck)
-    bag_sort(&start.st.discard)
-    with bit_generator.lock, nogil:
+    memcpy(&base, &start.st, sizeof(CState))
+    bag_sort(&base.deck)
+    bag_sort(&base.discard)
+    with chance.lock, policy.lock, nogil:
         for g in range(n):
-            memcpy(&st, &start.st, sizeof(CState))
+            memcpy(&st, &base, sizeof(CState))
             memset(&ds, 0, sizeof(Draws))
             ds.rng = rng
             if logs is not None:
@@ -746,7 +752,7 @@ def run_chunk(Cards start not None, object bit_generator, bint deal_first,
                 ds.max_log = LOG_DRAWS
             if deal_first:
                 deal(&st, &ds)
-            play_game(&st, &policies[0], &epsilons[0], &ds, log)
+            play_game(&st, &policies[0], &epsilons[0], prng, &ds, log)
             write_row(&st, &rows[g])
             if log != NULL:
                 log.n_draws = ds.n_log
