@@ -16,6 +16,7 @@ from .batch import BatchSpec, Playouts, Summary, simulate
 from .errors import GenialError, IllegalMoveError, PositionError, RecordError, RulesError
 from .game import Game
 from .geometry import COLOURS, EDGES, SYMBOLS
+from .matches import MatchResult, match
 from .moves import ACTION_SIZE, Move
 from .notation import Position
 from .registry import games, make
@@ -31,6 +32,7 @@ __all__ = [
     "Game",
     "GenialError",
     "IllegalMoveError",
+    "MatchResult",
     "Move",
     "Playouts",
     "Position",
@@ -42,6 +44,7 @@ __all__ = [
     "__version__",
     "games",
     "make",
+    "match",
     "simulate",
     "wilson_interval",
 ]

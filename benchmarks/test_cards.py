@@ -1,0 +1,37 @@
+"""The card game's batch speed (pytest-benchmark; ``python -m pytest benchmarks/test_cards.py``).
+
+Random and greedy games for 2, 3 and 4 players on one core, seed 1; games/s and turns/s land in
+``extra_info`` (``benchmarks/table.py`` prints them).
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from genial import simulate
+
+GAMES = {"random": 200_000, "greedy": 100_000}
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+@pytest.mark.parametrize("policy", ["random", "greedy"])
+def test_cards_one_core(benchmark, players: int, policy: str) -> None:  # type: ignore[no-untyped-def]
+    n = GAMES[policy]
+    runs = benchmark.pedantic(
+        simulate,
+        args=(n,),
+        kwargs={"game": "cards", "players": players, "policy": policy, "seed": 1, "workers": 1},
+        rounds=3,
+        iterations=1,
+        warmup_rounds=1,
+    )
+    seconds = benchmark.stats.stats.min if benchmark.stats else runs.seconds
+    benchmark.extra_info.update(
+        players=f"c{players}",
+        policy=policy,
+        workers=1,
+        games=n,
+        seed=1,
+        games_per_s=round(n / seconds),
+        moves_per_s=round(int(runs.column("plays").sum() + runs.swaps.sum()) / seconds),
+    )
