@@ -378,28 +378,6 @@ def _silence_stdout() -> None:
         os.close(null)
 
 
-def _physical_memory() -> int | None:
-    try:
-        return int(os.sysconf("SC_PHYS_PAGES")) * int(os.sysconf("SC_PAGE_SIZE"))
-    except (AttributeError, ValueError, OSError):  # not on this platform
-        return None
-
-
-def _check_memory(games_per_class: int, classes: int) -> None:
-    """Refuse an analysis whose result rows would take more than half of this machine's memory
-    (``simulate`` checks one batch; an analysis holds every class's rows at once)."""
-    from .registry import entry
-
-    need = games_per_class * classes * (entry("board").adapter.row_dtype.itemsize + 8)
-    total = _physical_memory()
-    if total is not None and need > total // 2:
-        raise CommandLineError(
-            f"--games-per-opening {games_per_class:,} x {classes} classes needs about "
-            f"{need / 2**30:,.1f} GiB of memory for the results, more than half of this "
-            f"machine's {total / 2**30:,.1f} GiB"
-        )
-
-
 def _play(args: argparse.Namespace, session: _Session) -> int:
     policies = args.policy or ["greedy"]
     if len(policies) == 1:
@@ -468,7 +446,7 @@ def _simulate(args: argparse.Namespace, session: _Session) -> int:
 
 
 def _openings(args: argparse.Namespace, session: _Session) -> int:
-    from .openings import analyse, opening_classes
+    from .openings import analyse
 
     rules = _rules(args)
     table = _output("--out", args.out, TABLES) if args.out is not None else None
@@ -476,7 +454,6 @@ def _openings(args: argparse.Namespace, session: _Session) -> int:
     session.outputs = [out for out in (table, plot) if out]
     _require(("pandas",), "pandas", "genial openings (its table)")
     _require_formats(session.outputs)
-    _check_memory(args.games_per_opening, len(opening_classes(rules, args.reply_to)))
     result = analyse(
         rules=rules,
         games_per_opening=args.games_per_opening,
