@@ -241,7 +241,11 @@ def wrap(tree: Any, path: tuple[Any, ...], depth: int = 1) -> Any:
 def dup(tree: Any, path: tuple[Any, ...], i: int) -> Any:
     """``tree`` with the items ``i:`` of the list at ``path`` repeated at its end."""
     items = _at(tree, path)
-    return put(tree, path, items + json.loads(json.dumps(items[i:])))
+    try:
+        copied = json.loads(json.dumps(items[i:]))
+    except RecursionError:  # items nested deeper than json goes (an earlier wrap): share them
+        copied = list(items[i:])
+    return put(tree, path, items + copied)
 
 
 def nest_items(tree: Any, path: tuple[Any, ...]) -> Any:
