@@ -131,7 +131,7 @@ class CardGame:
     _start: str
     _moves: list[tuple[CardMove, list[int]]]
     _history: list[_Snapshot]
-    _lock: threading.Lock  # play, undo, choose and copy are atomic: a game may be shared by threads
+    _lock: threading.RLock  # every read and move is atomic: a game may be shared by threads
 
     def __init__(
         self,
@@ -155,7 +155,7 @@ class CardGame:
         self._chance = stream(root)
         self._policy = None
         self._policy_state = None
-        self._lock = threading.Lock()
+        self._lock = threading.RLock()
         self._start = ""
         self._moves = []
         self._history = []
@@ -240,7 +240,8 @@ class CardGame:
     @property
     def position(self) -> CardPosition:
         """The position as data (``CardPosition``)."""
-        return read(self._core, self._rules)
+        with self._lock:
+            return read(self._core, self._rules)
 
     def stats(self) -> dict[str, Any]:
         """Counts since the start of the record: cards played, bonus turns and swaps per seat,
@@ -436,7 +437,7 @@ class CardGame:
             other._start = self._start
             other._moves = list(self._moves)
             other._history = list(self._history)
-        other._lock = threading.Lock()
+        other._lock = threading.RLock()
         return other
 
     def __copy__(self) -> CardGame:
@@ -465,7 +466,7 @@ class CardGame:
         self._chance = bit_generator_from_state(state["chance"])
         self._policy = None
         self._policy_state = state["policy"]
-        self._lock = threading.Lock()
+        self._lock = threading.RLock()
         self._start = state["start"]
         self._moves = list(state["moves"])
         self._history = list(state["history"])
@@ -490,7 +491,8 @@ class CardGame:
         >>> CardGame(players=2, seed=3).to_text().split()[0]
         'c2'
         """
-        return read(self._core, self._rules).to_text()
+        with self._lock:
+            return read(self._core, self._rules).to_text()
 
     @classmethod
     def from_text(cls, text: str, *, seed: Any = None) -> CardGame:
