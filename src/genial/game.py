@@ -15,7 +15,6 @@ True
 
 from __future__ import annotations
 
-import threading
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any, Literal
 
@@ -26,17 +25,13 @@ from . import _core
 from ._core import Core
 from .errors import GenialError, IllegalMoveError, PositionError, RecordError, excerpt
 from .geometry import COLOUR_NAMES, Cell, area, cell_text, distance
+from .history import History
 from .moves import MOVES, TILES, Move, Tile, tile_text
 from .notation import Phase, Position, load, make_record, read, read_record
 from .policies import parse_policy
 from .rules import Rules
 from .seeds import (
-    POLICY_STREAM,
     as_seed_sequence,
-    bit_generator_from_state,
-    child_seed,
-    copy_bit_generator,
-    stream,
 )
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -45,10 +40,9 @@ if TYPE_CHECKING:  # pragma: no cover
 __all__ = ["Game"]
 
 _PHASES: tuple[Phase, ...] = ("place", "swap", "over")
-_Snapshot = tuple[bytes, Any]
 
 
-class Game:
+class Game(History):
     """A game of Ingenious (RULES §3) or one of its variants (RULES §4), with its history.
 
     Parameters
@@ -79,29 +73,11 @@ class Game:
     True
     """
 
-    __slots__ = (
-        "_chance",
-        "_core",
-        "_history",
-        "_lock",
-        "_moves",
-        "_policy",
-        "_policy_state",
-        "_root",
-        "_rules",
-        "_start",
-    )
+    __slots__ = ()
+    _core_type = Core
 
     _rules: Rules
     _core: Core
-    _chance: np.random.PCG64
-    _policy: np.random.PCG64 | None  # made on first use, from _policy_state or else _root
-    _policy_state: Any
-    _root: np.random.SeedSequence
-    _start: str
-    _moves: list[tuple[Move, list[int]]]
-    _history: list[_Snapshot]
-    _lock: threading.RLock  # every read and move is atomic: a Game may be shared by threads
 
     def __init__(
         self,
@@ -118,19 +94,6 @@ class Game:
         self._init(game_rules, core, seed)
         core.deal(self._chance)
         self._start = self.to_text()
-
-    def _init(self, rules: Rules, core: Core, seed: Any) -> None:
-        root = as_seed_sequence(seed)
-        self._rules = rules
-        self._core = core
-        self._root = root
-        self._chance = stream(root)
-        self._policy = None
-        self._policy_state = None
-        self._lock = threading.RLock()
-        self._start = ""
-        self._moves = []
-        self._history = []
 
     # -- reading the position ------------------------------------------------------------------
     @property
@@ -272,46 +235,19 @@ class Game:
         Raises ``IllegalMoveError``, saying why, and leaves the game unchanged if the move is
         malformed or not legal now.
         """
-        m = self._as_move(move)
-        with self._lock:
-            if not self._core.is_legal(m.action):
-                self._check_legal(m)
-            snapshot = self._snapshot()
-            draws = self._core.apply(m.action, self._chance)
-            self._history.append(snapshot)
-            self._moves.append((m, draws))
+        self._play(move)
 
     def undo(self) -> Move:
         """Take back the last ``play()``: board, scores, racks, bag and the chance stream are
         exactly as before it (the policy stream, the chooser's, runs on). Returns the move taken
         back."""
-        with self._lock:
-            if not self._history:
-                raise IllegalMoveError("there is no move to undo")
-            state, chance = self._history.pop()
-            self._core.restore(state)
-            self._chance.state = chance
-            move, _ = self._moves.pop()
+        move: Move = self._undo()
         return move
 
     @property
     def moves(self) -> list[Move]:
         """The moves played since the start of the record (``to_record()['start']``)."""
         return [move for move, _ in self._moves]
-
-    def _snapshot(self) -> _Snapshot:
-        return (self._core.snapshot(), self._chance.state)
-
-    def _policy_stream(self) -> np.random.PCG64:
-        if self._policy is None:
-            if self._policy_state is None:
-                self._policy = stream(child_seed(self._root, POLICY_STREAM))
-            else:
-                self._policy = bit_generator_from_state(self._policy_state)
-        return self._policy
-
-    def _policy_snapshot(self) -> Any:
-        return self._policy_state if self._policy is None else self._policy.state
 
     def _as_move(self, move: Move | str | int) -> Move:
         if isinstance(move, Move):
@@ -376,56 +312,6 @@ class Game:
         raise IllegalMoveError(f"{m} is not legal now ({why})")  # pragma: no cover
 
     # -- copies and pickling -------------------------------------------------------------------
-    def copy(self) -> Game:
-        """An independent copy with the same position, history and random streams (cheap)."""
-        other = object.__new__(Game)
-        with self._lock:
-            other._rules = self._rules
-            other._core = self._core.copy()
-            other._root = self._root
-            other._chance = copy_bit_generator(self._chance)
-            other._policy = None
-            other._policy_state = self._policy_snapshot()
-            other._start = self._start
-            other._moves = list(self._moves)
-            other._history = list(self._history)
-        other._lock = threading.RLock()
-        return other
-
-    def __copy__(self) -> Game:
-        return self.copy()
-
-    def __deepcopy__(self, memo: dict[int, Any]) -> Game:
-        return self.copy()
-
-    def __getstate__(self) -> dict[str, Any]:
-        with self._lock:
-            return self._state()
-
-    def _state(self) -> dict[str, Any]:
-        return {
-            "rules": self._rules,
-            "core": self._core.snapshot(),
-            "root": self._root,
-            "chance": self._chance.state,
-            "policy": self._policy_snapshot(),
-            "start": self._start,
-            "moves": self._moves,
-            "history": self._history,
-        }
-
-    def __setstate__(self, state: dict[str, Any]) -> None:
-        self._rules = state["rules"]
-        self._core = _core.Core.from_snapshot(state["core"])
-        self._root = state["root"]
-        self._chance = bit_generator_from_state(state["chance"])
-        self._policy = None
-        self._policy_state = state["policy"]
-        self._lock = threading.RLock()
-        self._start = state["start"]
-        self._moves = list(state["moves"])
-        self._history = list(state["history"])
-
     def __eq__(self, other: object) -> bool:
         """Games are equal when their positions are (``to_text()``), whatever their history."""
         return isinstance(other, Game) and other.to_text() == self.to_text()
@@ -475,9 +361,7 @@ class Game:
     def to_record(self) -> dict[str, Any]:
         """A JSON-serialisable record: the start position (racks and bag included), then every
         move with the tiles drawn right after it. ``Game.from_record`` replays it exactly."""
-        with self._lock:
-            moves = [(str(m), draws) for m, draws in self._moves]
-        return make_record(self._start, moves)
+        return make_record(self._start, self._record_moves())
 
     @classmethod
     def from_record(cls, record: Any, *, seed: Any = None, pair_tiles: bool = True) -> Game:

@@ -15,7 +15,6 @@ True
 
 from __future__ import annotations
 
-import threading
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -24,15 +23,8 @@ import numpy as np
 import numpy.typing as npt
 
 from ..errors import GenialError, IllegalMoveError, PositionError, RecordError, excerpt
+from ..history import History
 from ..policies import parse_policy
-from ..seeds import (
-    POLICY_STREAM,
-    as_seed_sequence,
-    bit_generator_from_state,
-    child_seed,
-    copy_bit_generator,
-    stream,
-)
 from . import _kernel
 from .moves import ACTION_SIZE, CARDS, COLOURS, MOVES, Card, CardMove, card_text
 from .notation import (
@@ -52,7 +44,6 @@ from .rules import DEFAULT_TURN_CAP, CardRules
 
 __all__ = ["CardGame", "CardView"]
 
-_Snapshot = tuple[bytes, Any]
 
 
 @dataclass(frozen=True)
@@ -76,7 +67,7 @@ class CardView:
     turn: int
 
 
-class CardGame:
+class CardGame(History):
     """A game of the card game *Einfach Genial: Das Kartenspiel* (RULES §5), with its history.
 
     Parameters
@@ -109,29 +100,11 @@ class CardGame:
     True
     """
 
-    __slots__ = (
-        "_chance",
-        "_core",
-        "_history",
-        "_lock",
-        "_moves",
-        "_policy",
-        "_policy_state",
-        "_root",
-        "_rules",
-        "_start",
-    )
+    __slots__ = ()
+    _core_type = _kernel.Cards
 
     _rules: CardRules
     _core: _kernel.Cards
-    _chance: np.random.PCG64
-    _policy: np.random.PCG64 | None  # made on first use, from _policy_state or else _root
-    _policy_state: Any
-    _root: np.random.SeedSequence
-    _start: str
-    _moves: list[tuple[CardMove, list[int]]]
-    _history: list[_Snapshot]
-    _lock: threading.RLock  # every read and move is atomic: a game may be shared by threads
 
     def __init__(
         self,
@@ -146,19 +119,6 @@ class CardGame:
         self._init(game_rules, core, seed)
         core.deal(self._chance)
         self._start = self.to_text()
-
-    def _init(self, rules: CardRules, core: _kernel.Cards, seed: Any) -> None:
-        root = as_seed_sequence(seed)
-        self._rules = rules
-        self._core = core
-        self._root = root
-        self._chance = stream(root)
-        self._policy = None
-        self._policy_state = None
-        self._lock = threading.RLock()
-        self._start = ""
-        self._moves = []
-        self._history = []
 
     # -- reading the position ------------------------------------------------------------------
     @property
@@ -339,46 +299,19 @@ class CardGame:
         Raises ``IllegalMoveError``, saying why, and leaves the game unchanged if the move is
         malformed or not legal now.
         """
-        m = self._as_move(move)
-        with self._lock:
-            if not self._core.is_legal(m.action):
-                self._check_legal(m)
-            snapshot = self._snapshot()
-            draws = self._core.apply(m.action, self._chance)
-            self._history.append(snapshot)
-            self._moves.append((m, draws))
+        self._play(move)
 
     def undo(self) -> CardMove:
         """Take back the last ``play()``: markers, hands, displays, deck, discard pile and the
         chance stream are exactly as before it (the policy stream, the chooser's, runs on).
         Returns the move taken back."""
-        with self._lock:
-            if not self._history:
-                raise IllegalMoveError("there is no move to undo")
-            state, chance = self._history.pop()
-            self._core.restore(state)
-            self._chance.state = chance
-            move, _ = self._moves.pop()
+        move: CardMove = self._undo()
         return move
 
     @property
     def moves(self) -> list[CardMove]:
         """The moves played since the start of the record (``to_record()['start']``)."""
         return [move for move, _ in self._moves]
-
-    def _snapshot(self) -> _Snapshot:
-        return (self._core.snapshot(), self._chance.state)
-
-    def _policy_stream(self) -> np.random.PCG64:
-        if self._policy is None:
-            if self._policy_state is None:
-                self._policy = stream(child_seed(self._root, POLICY_STREAM))
-            else:
-                self._policy = bit_generator_from_state(self._policy_state)
-        return self._policy
-
-    def _policy_snapshot(self) -> Any:
-        return self._policy_state if self._policy is None else self._policy.state
 
     def _as_move(self, move: CardMove | str | int) -> CardMove:
         if isinstance(move, CardMove):
@@ -424,53 +357,6 @@ class CardGame:
         raise IllegalMoveError(f"player {player} has no {card_text(m.card)} card (hand: {hand})")
 
     # -- copies and pickling -------------------------------------------------------------------
-    def copy(self) -> CardGame:
-        """An independent copy with the same position, history and random streams (cheap)."""
-        other = object.__new__(CardGame)
-        with self._lock:
-            other._rules = self._rules
-            other._core = self._core.copy()
-            other._root = self._root
-            other._chance = copy_bit_generator(self._chance)
-            other._policy = None
-            other._policy_state = self._policy_snapshot()
-            other._start = self._start
-            other._moves = list(self._moves)
-            other._history = list(self._history)
-        other._lock = threading.RLock()
-        return other
-
-    def __copy__(self) -> CardGame:
-        return self.copy()
-
-    def __deepcopy__(self, memo: dict[int, Any]) -> CardGame:
-        return self.copy()
-
-    def __getstate__(self) -> dict[str, Any]:
-        with self._lock:
-            return {
-                "rules": self._rules,
-                "core": self._core.snapshot(),
-                "root": self._root,
-                "chance": self._chance.state,
-                "policy": self._policy_snapshot(),
-                "start": self._start,
-                "moves": list(self._moves),
-                "history": list(self._history),
-            }
-
-    def __setstate__(self, state: dict[str, Any]) -> None:
-        self._rules = state["rules"]
-        self._core = _kernel.Cards.from_snapshot(state["core"])
-        self._root = state["root"]
-        self._chance = bit_generator_from_state(state["chance"])
-        self._policy = None
-        self._policy_state = state["policy"]
-        self._lock = threading.RLock()
-        self._start = state["start"]
-        self._moves = list(state["moves"])
-        self._history = list(state["history"])
-
     def __eq__(self, other: object) -> bool:
         """Games are equal when their positions are (``to_text()``), whatever their history."""
         return isinstance(other, CardGame) and other.to_text() == self.to_text()
@@ -517,9 +403,7 @@ class CardGame:
         """A JSON-serialisable record (format ``'genial-cards-record'``, version 1): the start
         position (hands, displays and deck included), then every move with the cards drawn
         right after it. ``CardGame.from_record`` replays it exactly."""
-        with self._lock:
-            moves = [(str(m), draws) for m, draws in self._moves]
-        return make_record(self._start, moves)
+        return make_record(self._start, self._record_moves())
 
     @classmethod
     def from_record(cls, record: Any, *, seed: Any = None) -> CardGame:
