@@ -28,7 +28,6 @@ from .geometry import COLOUR_NAMES, Cell, area, cell_text, distance
 from .history import History
 from .moves import MOVES, TILES, Move, Tile, tile_text
 from .notation import Phase, Position, load, make_record, read, read_record
-from .policies import parse_policy
 from .rules import Rules
 from .seeds import (
     as_seed_sequence,
@@ -377,18 +376,6 @@ class Game(History):
         game._replay(moves)
         return game
 
-    def _replay(self, moves: Sequence[tuple[str, list[int]]]) -> None:
-        for i, (text, draws) in enumerate(moves):
-            try:
-                m = self._as_move(text)
-                self._check_legal(m)
-                snapshot = self._snapshot()
-                drawn = self._core.apply(m.action, None, draws)
-            except ValueError as exc:
-                raise RecordError(f"move {i} ({excerpt(text)}): {exc}") from None
-            self._history.append(snapshot)
-            self._moves.append((m, drawn))
-
     # -- batches ---------------------------------------------------------------------------------
     def playouts(
         self,
@@ -458,11 +445,4 @@ class Game(History):
         """The move a built-in policy (``'random'``, ``'greedy'``, ``'epsilon-greedy'`` or
         ``'epsilon-greedy:0.2'``) picks here, drawn from the game's policy stream (never from
         the bag's chance stream; see ``genial.simulate`` for the policies' definitions)."""
-        name, eps = parse_policy(policy, epsilon)
-        with self._lock:
-            if self._core.phase == 2:
-                raise IllegalMoveError("there is no legal move to choose from: the game is over")
-            action = self._core.choose(name, self._policy_stream(), eps)
-        if action < 0:
-            raise IllegalMoveError("there is no legal move to choose from")
-        return MOVES[action]
+        return MOVES[self._choose(policy, epsilon)]

@@ -9,11 +9,13 @@ one is illegal (``_check_legal``) and which kernel type it holds (``_core_type``
 from __future__ import annotations
 
 import threading
+from collections.abc import Sequence
 from typing import Any, ClassVar, TypeVar
 
 import numpy as np
 
-from .errors import IllegalMoveError
+from .errors import IllegalMoveError, RecordError, excerpt
+from .policies import parse_policy
 from .seeds import (
     POLICY_STREAM,
     as_seed_sequence,
@@ -111,6 +113,30 @@ class History:
 
     def _policy_snapshot(self) -> Any:
         return self._policy_state if self._policy is None else self._policy.state
+
+    def _replay(self, moves: Sequence[tuple[str, list[int]]]) -> None:
+        """Play a record's moves with their scripted draws (``RecordError`` names the move)."""
+        for i, (text, draws) in enumerate(moves):
+            try:
+                m = self._as_move(text)
+                self._check_legal(m)
+                snapshot = self._snapshot()
+                drawn = self._core.apply(m.action, None, draws)
+            except ValueError as exc:
+                raise RecordError(f"move {i} ({excerpt(text)}): {exc}") from None
+            self._history.append(snapshot)
+            self._moves.append((m, drawn))
+
+    def _choose(self, policy: str, epsilon: float) -> int:
+        """The action id a built-in policy picks here, from the policy stream."""
+        name, eps = parse_policy(policy, epsilon)
+        with self._lock:
+            if self._core.phase == 2:
+                raise IllegalMoveError("there is no legal move to choose from: the game is over")
+            action: int = self._core.choose(name, self._policy_stream(), eps)
+        if action < 0:
+            raise IllegalMoveError("there is no legal move to choose from")
+        return action
 
     def _record_moves(self) -> list[tuple[str, list[int]]]:
         with self._lock:

@@ -15,7 +15,6 @@ True
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -24,7 +23,6 @@ import numpy.typing as npt
 
 from ..errors import GenialError, IllegalMoveError, PositionError, RecordError, excerpt
 from ..history import History
-from ..policies import parse_policy
 from . import _kernel
 from .moves import ACTION_SIZE, CARDS, COLOURS, MOVES, Card, CardMove, card_text
 from .notation import (
@@ -43,7 +41,6 @@ from .notation import (
 from .rules import DEFAULT_TURN_CAP, CardRules
 
 __all__ = ["CardGame", "CardView"]
-
 
 
 @dataclass(frozen=True)
@@ -419,18 +416,6 @@ class CardGame(History):
         game._replay(moves)
         return game
 
-    def _replay(self, moves: Sequence[tuple[str, list[int]]]) -> None:
-        for i, (text, draws) in enumerate(moves):
-            try:
-                m = self._as_move(text)
-                self._check_legal(m)
-                snapshot = self._snapshot()
-                drawn = self._core.apply(m.action, None, draws)
-            except ValueError as exc:
-                raise RecordError(f"move {i} ({excerpt(text)}): {exc}") from None
-            self._history.append(snapshot)
-            self._moves.append((m, drawn))
-
     # -- policies ------------------------------------------------------------------------------
     def choose(self, policy: str = "random", *, epsilon: float = 0.1) -> CardMove:
         """The move a built-in policy picks here, drawn from the game's policy stream (never
@@ -439,14 +424,7 @@ class CardGame(History):
         maximises ``sum over colours of -(10 - marker)^2`` after it, ties at random; it swaps
         whenever allowed. ``'epsilon-greedy'`` (``'epsilon-greedy:0.2'``, default 0.1): a
         random move with probability epsilon, else greedy."""
-        name, eps = parse_policy(policy, epsilon)
-        with self._lock:
-            if self._core.phase == 2:
-                raise IllegalMoveError("there is no legal move to choose from: the game is over")
-            action = self._core.choose(name, self._policy_stream(), eps)
-        if action < 0:
-            raise IllegalMoveError("there is no legal move to choose from")  # pragma: no cover
-        return MOVES[action]
+        return MOVES[self._choose(policy, epsilon)]
 
 
 # -- str(game) ---------------------------------------------------------------------------------
