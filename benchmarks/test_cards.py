@@ -10,11 +10,14 @@ import pytest
 
 from genial import simulate
 
-GAMES = {"random": 200_000, "greedy": 100_000}
+GAMES = {"random": 200_000, "greedy": 100_000, "epsilon-greedy:0.1": 100_000}
 
 
-@pytest.mark.parametrize("players", [2, 3, 4])
-@pytest.mark.parametrize("policy", ["random", "greedy"])
+@pytest.mark.parametrize(
+    ("players", "policy"),
+    [(p, policy) for policy in ("random", "greedy") for p in (2, 3, 4)]
+    + [(3, "epsilon-greedy:0.1")],
+)
 def test_cards_one_core(benchmark, players: int, policy: str) -> None:  # type: ignore[no-untyped-def]
     n = GAMES[policy]
     runs = benchmark.pedantic(
