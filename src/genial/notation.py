@@ -24,7 +24,7 @@ from typing import Any, Literal
 import numpy as np
 
 from . import _core
-from .errors import PositionError, RecordError, excerpt
+from .errors import PositionError, excerpt
 from .geometry import (
     COLOUR_NAMES,
     COLOURS,
@@ -37,6 +37,7 @@ from .geometry import (
     row,
 )
 from .moves import TILES, Move, Tile, parse_tile, tile_id, tile_text
+from .records import RecordFormat
 from .rules import Rules
 
 __all__ = [
@@ -668,48 +669,14 @@ def read(core: _core.Core, rules: Rules) -> Position:
 # -- records -----------------------------------------------------------------------------------
 
 
-def make_record(start: str, moves: Sequence[tuple[str, Sequence[int]]]) -> dict[str, Any]:
-    """A JSON-serialisable record: the start position text, then every move's text with the
-    tiles drawn right after it (tile type ids, written as two letters)."""
-    return {
-        "format": RECORD_FORMAT,
-        "version": RECORD_VERSION,
-        "start": start,
-        "moves": [
-            {"move": text, "draws": [tile_text(TILES[t]) for t in draws]} for text, draws in moves
-        ],
-    }
-
-
-def read_record(record: object) -> tuple[str, list[tuple[str, list[int]]]]:
-    """The start text and the ``(move text, drawn tile ids)`` of a record; ``RecordError`` says
-    what is malformed (the moves' legality is for the replay to check)."""
-    if not isinstance(record, Mapping):
-        raise RecordError(f"a record is a dict, got {type(record).__name__}")
-    if record.get("format") != RECORD_FORMAT:
-        raise RecordError(f"not a genial record: format is {excerpt(record.get('format'))}")
-    version = record.get("version")
-    if type(version) is not int or version != RECORD_VERSION:
-        raise RecordError(f"unsupported record version {excerpt(version)}")
-    start, moves = record.get("start"), record.get("moves")
-    if not isinstance(start, str):
-        raise RecordError("the record has no 'start' position text")
-    if not isinstance(moves, list):
-        raise RecordError("the record's 'moves' is not a list")
-    out = []
-    for i, entry in enumerate(moves):
-        if (
-            not isinstance(entry, Mapping)
-            or not isinstance(entry.get("move"), str)
-            or not isinstance(entry.get("draws"), list)
-            or len(entry["draws"]) > _core.MAX_BAG
-        ):
-            raise RecordError(
-                f"move {i}: expected {{'move': str, 'draws': [tile, ...]}}, got {excerpt(entry)}"
-            )
-        try:
-            draws = [tile_id(parse_tile(t)) for t in entry["draws"]]
-        except ValueError as exc:
-            raise RecordError(f"move {i} ({excerpt(entry['move'])}): {exc}") from None
-        out.append((entry["move"], draws))
-    return start, out
+RECORDS = RecordFormat(
+    RECORD_FORMAT,
+    RECORD_VERSION,
+    "genial record",
+    "tile",
+    _core.MAX_BAG,
+    lambda t: tile_text(TILES[t]),
+    lambda text: tile_id(parse_tile(text)),
+)
+make_record = RECORDS.make
+read_record = RECORDS.read

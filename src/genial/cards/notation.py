@@ -46,13 +46,14 @@ from __future__ import annotations
 
 import dataclasses
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any, Literal
 
 import numpy as np
 
-from ..errors import PositionError, RecordError, excerpt
+from ..errors import PositionError, excerpt
+from ..records import RecordFormat
 from . import _kernel
 from .moves import CARDS, COLOURS, Card, card_id, card_text, parse_card
 from .rules import MAX_TURN_CAP, CardRules
@@ -629,52 +630,14 @@ def read(core: _kernel.Cards, rules: CardRules) -> CardPosition:
 # -- records -----------------------------------------------------------------------------------
 
 
-def make_record(start: str, moves: Sequence[tuple[str, Sequence[int]]]) -> dict[str, Any]:
-    """A JSON-serialisable record: the start position text, then every move's text with the
-    cards drawn right after it (card type ids, written as two letters, lower colour first)."""
-    return {
-        "format": RECORD_FORMAT,
-        "version": RECORD_VERSION,
-        "start": start,
-        "moves": [
-            {"move": text, "draws": [card_text(CARDS[t]) for t in draws]} for text, draws in moves
-        ],
-    }
-
-
-def read_record(record: object) -> tuple[str, list[tuple[str, list[int]]]]:
-    """The start text and the ``(move text, drawn card ids)`` of a record; ``RecordError`` says
-    what is malformed (the moves' legality is for the replay to check)."""
-    if not isinstance(record, Mapping):
-        raise RecordError(f"a record is a dict, got {type(record).__name__}")
-    if record.get("format") != RECORD_FORMAT:
-        raise RecordError(
-            f"not a genial card-game record: format is {excerpt(record.get('format'))}, "
-            f"expected {RECORD_FORMAT!r}"
-        )
-    version = record.get("version")
-    if type(version) is not int or version != RECORD_VERSION:
-        raise RecordError(f"unsupported record version {excerpt(version)}")
-    start, moves = record.get("start"), record.get("moves")
-    if not isinstance(start, str):
-        raise RecordError("the record has no 'start' position text")
-    if not isinstance(moves, list):
-        raise RecordError("the record's 'moves' is not a list")
-    out = []
-    for i, entry in enumerate(moves):
-        if (
-            not isinstance(entry, Mapping)
-            or not isinstance(entry.get("move"), str)
-            or not isinstance(entry.get("draws"), list)
-            or len(entry["draws"]) > HAND
-        ):
-            raise RecordError(
-                f"move {i}: expected {{'move': str, 'draws': [card, ...]}} (at most {HAND} "
-                f"cards), got {excerpt(entry)}"
-            )
-        try:
-            draws = [card_id(parse_card(c)) for c in entry["draws"]]
-        except ValueError as exc:
-            raise RecordError(f"move {i} ({excerpt(entry['move'])}): {exc}") from None
-        out.append((entry["move"], draws))
-    return start, out
+RECORDS = RecordFormat(
+    RECORD_FORMAT,
+    RECORD_VERSION,
+    "genial card-game record",
+    "card",
+    HAND,
+    lambda t: card_text(CARDS[t]),
+    lambda text: card_id(parse_card(text)),
+)
+make_record = RECORDS.make
+read_record = RECORDS.read
