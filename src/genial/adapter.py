@@ -13,7 +13,7 @@ from . import _core
 from .errors import GenialError, excerpt
 from .game import Game
 from .moves import ACTION_KEEP, Move, move_of, tile_id
-from .notation import Position, load, make_record, read
+from .notation import RECORDS, Position, load, read
 from .policies import kernel_codes, parse_policies
 from .rules import Rules
 
@@ -88,29 +88,14 @@ class BoardAdapter:
         core, deal = self.start(spec)
         players = spec.rules.players
         dealt = core.rack_size * players - sum(len(core.rack(p)) for p in range(players))
-        out = []
-        for log in logs:
-            if log["overflow"]:
-                raise GenialError("a game's log overflowed: its record is incomplete")
-            draws = log["draws"][: log["n_draws"]].tolist()
-            if deal:
-                begin = core.copy()
-                begin.deal(None, draws[:dealt])
-                start_text = read(begin, spec.rules).to_text()
-                pos = dealt
-            else:
-                assert spec.start is not None
-                start_text, pos = spec.start, 0
-            moves = []
-            for action, count in zip(
-                log["moves"][: log["n_moves"]].tolist(),
-                log["counts"][: log["n_moves"]].tolist(),
-                strict=True,
-            ):
-                moves.append((str(move_of(action)), draws[pos : pos + count]))
-                pos += count
-            out.append(make_record(start_text, moves))
-        return out
+        return RECORDS.from_logs(
+            logs,
+            lambda action: str(move_of(action)),
+            start=None if deal else spec.start,
+            core=core,
+            dealt=dealt,
+            text=lambda begin: read(begin, spec.rules).to_text(),
+        )
 
     def replay(self, record: dict[str, Any]) -> Game:
         return Game.from_record(record, pair_tiles=False)

@@ -22,7 +22,9 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from .errors import RecordError, excerpt
+import numpy.typing as npt
+
+from .errors import GenialError, RecordError, excerpt
 
 __all__ = ["RecordFormat"]
 
@@ -92,3 +94,38 @@ class RecordFormat:
                 raise RecordError(f"move {i} ({excerpt(entry['move'])}): {exc}") from None
             out.append((entry["move"], draws))
         return start, out
+
+    def from_logs(
+        self,
+        logs: npt.NDArray[Any],
+        move_text: Callable[[int], str],
+        *,
+        start: str | None,
+        core: Any,
+        dealt: int,
+        text: Callable[[Any], str],
+    ) -> list[dict[str, Any]]:
+        """The records of a batch's games from the kernel's logs (fields ``moves``, ``counts``,
+        ``n_moves``, ``draws``, ``n_draws``, ``overflow``). Games from a ``start`` text begin
+        there; otherwise a copy of ``core`` is dealt the first ``dealt`` draws and ``text`` of
+        it is the start. ``move_text(action)`` writes a move."""
+        out = []
+        for log in logs:
+            if log["overflow"]:
+                raise GenialError("a game's log overflowed: its record is incomplete")
+            draws = log["draws"][: log["n_draws"]].tolist()
+            if start is None:
+                begin = core.copy()
+                begin.deal(None, draws[:dealt])
+                start_text, pos = text(begin), dealt
+            else:
+                start_text, pos = start, 0
+            moves = []
+            n = int(log["n_moves"])
+            for action, count in zip(
+                log["moves"][:n].tolist(), log["counts"][:n].tolist(), strict=True
+            ):
+                moves.append((move_text(action), draws[pos : pos + count]))
+                pos += count
+            out.append(self.make(start_text, moves))
+        return out

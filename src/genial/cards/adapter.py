@@ -14,7 +14,7 @@ from ..policies import kernel_codes, parse_policies
 from . import _kernel
 from .game import CardGame
 from .moves import MOVES
-from .notation import CardPosition, load, make_record, read
+from .notation import RECORDS, CardPosition, load, read
 from .rules import CardRules
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -71,31 +71,15 @@ class CardAdapter:
 
     def records(self, spec: BatchSpec, logs: npt.NDArray[Any]) -> list[dict[str, Any]]:
         core, deal = self.start(spec)
-        rules = spec.rules
-        dealt = rules.players * (6 + rules.display_size)
-        out = []
-        for log in logs:
-            if log["overflow"]:
-                raise GenialError("a game's log overflowed: its record is incomplete")
-            draws = log["draws"][: log["n_draws"]].tolist()
-            if deal:
-                begin = core.copy()
-                begin.deal(None, draws[:dealt])
-                start_text = read(begin, rules).to_text()
-                pos = dealt
-            else:
-                assert spec.start is not None
-                start_text, pos = spec.start, 0
-            moves = []
-            for action, count in zip(
-                log["moves"][: log["n_moves"]].tolist(),
-                log["counts"][: log["n_moves"]].tolist(),
-                strict=True,
-            ):
-                moves.append((str(MOVES[action]), draws[pos : pos + count]))
-                pos += count
-            out.append(make_record(start_text, moves))
-        return out
+        dealt = spec.rules.players * (6 + spec.rules.display_size)
+        return RECORDS.from_logs(
+            logs,
+            lambda action: str(MOVES[action]),
+            start=None if deal else spec.start,
+            core=core,
+            dealt=dealt,
+            text=lambda begin: read(begin, spec.rules).to_text(),
+        )
 
     def replay(self, record: dict[str, Any]) -> CardGame:
         return CardGame.from_record(record)
