@@ -19,6 +19,7 @@ __all__ = [
     "checked_flag",
     "checked_int",
     "excerpt",
+    "is_int",
 ]
 
 
@@ -83,6 +84,15 @@ def _cut(text: str, limit: int) -> str:
     return text if len(text) <= limit else text[: limit - 3] + "..."
 
 
+def is_int(value: object) -> bool:
+    """Whether ``value`` is an int (a numpy int too, never a bool).
+
+    >>> is_int(3), is_int(True), is_int(3.0)
+    (True, False, False)
+    """
+    return isinstance(value, (int, np.integer)) and not isinstance(value, (bool, np.bool_))
+
+
 def checked_int(value: object, what: str, lo: int, hi: int) -> int:
     """``value`` as an int in ``lo..hi`` (numpy ints too, never bools); ``GenialError`` saying
     what is wrong otherwise.
@@ -90,8 +100,9 @@ def checked_int(value: object, what: str, lo: int, hi: int) -> int:
     >>> checked_int(3, "players", 1, 4)
     3
     """
-    if isinstance(value, (bool, np.bool_)) or not isinstance(value, (int, np.integer)):
+    if not is_int(value):
         raise GenialError(f"{what} must be an int, got {excerpt(value)}")
+    assert isinstance(value, (int, np.integer))
     if not lo <= value <= hi:
         raise GenialError(f"{what} must be in {lo}..{hi:,}, got {excerpt(int(value))}")
     return int(value)

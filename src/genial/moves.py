@@ -18,10 +18,8 @@ import re
 from collections.abc import Sequence
 from typing import Any, Literal
 
-import numpy as np
-
 from . import _core
-from .errors import IllegalMoveError, excerpt
+from .errors import IllegalMoveError, excerpt, is_int
 from .geometry import (
     BOARD_RADIUS,
     COLOUR_NAMES,
@@ -88,9 +86,6 @@ def _row_major(cell: Cell) -> tuple[int, int]:
     return (cell[1], cell[0])
 
 
-def _is_int(v: object) -> bool:
-    return isinstance(v, (int, np.integer)) and not isinstance(v, (bool, np.bool_))
-
 
 class Move:
     """A decision: a placement of a tile on two cells, a swap of the rack, or keeping it.
@@ -147,7 +142,7 @@ class Move:
             c0, c1 = colours
         except (TypeError, ValueError):
             q0 = None
-        if q0 is None or not all(_is_int(v) for v in (q0, r0, q1, r1, c0, c1)):
+        if q0 is None or not all(is_int(v) for v in (q0, r0, q1, r1, c0, c1)):
             raise IllegalMoveError(
                 "a placement needs two cells (q, r) and two colours, got "
                 f"{excerpt(cells)}, {excerpt(colours)}"
@@ -227,7 +222,7 @@ class Move:
         """The move with integer id ``action`` (see ``ACTION_SIZE``), checked against the area
         of the game: ``players`` is a player count, a rules token or a ``Rules``."""
         radius = Rules.of(players).radius
-        if not _is_int(action):
+        if not is_int(action):
             raise IllegalMoveError(f"an action id must be an int, got {excerpt(action)}")
         if not 0 <= action < ACTION_SIZE:
             raise IllegalMoveError(f"action {excerpt(action)} is outside 0..{ACTION_SIZE - 1}")

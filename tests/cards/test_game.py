@@ -482,6 +482,40 @@ def test_greedy_plays_a_best_move_and_swaps() -> None:
         assert game.choose("random") in game.legal_moves()
 
 
+def test_epsilon_greedy_explores_with_probability_epsilon() -> None:
+    """``'epsilon-greedy:EPS'`` (the kernel's policy): with probability EPS a uniformly random
+    legal play (the swap on a fair coin), else greedy's. Epsilon 0 is always a best play,
+    epsilon 1 is uniform over the legal plays, and in between the share of plays that are not
+    best is EPS times the share of legal plays that are not best (about 4 standard errors)."""
+    game = CardGame(3, seed=11)
+    while len(game.legal_moves()) < 8 or game.phase != "play":
+        game.play(game.choose("random"))
+    moves = game.legal_moves()
+    markers = game.scores[game.current_player].tolist()
+
+    def value(move: CardMove) -> int:
+        assert move.colours is not None
+        after = list(markers)
+        for c, gain in zip(move.colours, game.gains(move), strict=True):
+            after[c] += gain
+        return -sum((10 - v) ** 2 for v in after)
+
+    best = {m for m in moves if value(m) == max(value(m) for m in moves)}
+    assert len(best) < len(moves)
+    draws = 6000
+    for epsilon in (0.0, 0.3, 1.0):
+        counts = Counter(game.choose(f"epsilon-greedy:{epsilon}") for _ in range(draws))
+        assert set(counts) <= set(moves)
+        other = sum(n for m, n in counts.items() if m not in best) / draws
+        expected = epsilon * (1 - len(best) / len(moves))
+        sd = (expected * (1 - expected) / draws) ** 0.5
+        assert abs(other - expected) <= 4 * sd + 1e-12, (epsilon, other, expected)
+        if epsilon == 1.0:  # uniform: every legal play about draws / len(moves) times
+            share = draws / len(moves)
+            assert all(abs(counts[m] - share) < 5 * share**0.5 for m in moves), counts
+    assert game.legal_moves() == moves  # choosing plays nothing
+
+
 # -- the deck (RULES §5.3) ----------------------------------------------------------------------
 
 
@@ -1121,3 +1155,28 @@ def test_mutated_texts_are_read_or_rejected(game: CardGame, data: st.DataObject)
         return
     assert CardGame.from_text(again.to_text()) == again
     assert material(again) == FULL
+
+
+def test_gains_are_what_the_play_scores() -> None:
+    """``gains(move)`` (RULES §5.3, §5.4) is exactly how far the play moves the two markers, in
+    its scoring order, over many positions of random games; for a card not in the hand too
+    (checked on a copy given that card by text)."""
+    checked = 0
+    for seed in range(40):
+        game = CardGame(2 + seed % 3, seed=seed)
+        while not game.is_over:
+            if game.phase == "play":
+                for move in game.legal_moves():
+                    after = game.copy()
+                    p = after.current_player
+                    before = after.scores[p].copy()
+                    gains = game.gains(move)
+                    after.play(move)
+                    assert move.colours is not None
+                    got = tuple(int(after.scores[p][c] - before[c]) for c in move.colours)
+                    assert gains == got, (seed, str(move))
+                    checked += 1
+            game.play(game.choose("random"))
+    assert checked > 5000
+    with pytest.raises(IllegalMoveError, match="not a play"):
+        CardGame(3, seed=1).gains("swap")

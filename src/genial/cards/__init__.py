@@ -14,10 +14,18 @@ compiled kernel, ``genial.cards._kernel``, plays every rule of §5.
 (True, True)
 """
 
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any, cast
+
 from .game import CardGame, CardView
 from .moves import ACTION_KEEP, ACTION_SIZE, ACTION_SWAP, CARDS, CardMove
 from .notation import CardPosition
 from .rules import CardRules
+
+if TYPE_CHECKING:  # pragma: no cover
+    from ..batch.results import Playouts
+    from ..matches import MatchResult
 
 __all__ = [
     "ACTION_KEEP",
@@ -29,4 +37,25 @@ __all__ = [
     "CardPosition",
     "CardRules",
     "CardView",
+    "match",
+    "simulate",
 ]
+
+
+def simulate(n_games: int, players: int | str | CardRules = 3, **options: Any) -> Playouts:
+    """``genial.simulate(n_games, players, game="cards", **options)``: card games in the kernel.
+
+    >>> runs = simulate(500, 3, policy="greedy", seed=1)
+    >>> runs.rules, runs.scores.shape
+    (CardRules(players=3), (500, 3, 6))
+    """
+    from ..batch import simulate as run
+
+    return cast("Playouts", run(n_games, players, game="cards", **options))
+
+
+def match(n_matches: int, **options: Any) -> MatchResult:
+    """``genial.match``: multi-round card matches scored by victory points (RULES §5.7)."""
+    from ..matches import match as play
+
+    return play(n_matches, **options)

@@ -569,6 +569,19 @@ cdef class Cards:
     def is_legal(self, int action):
         return bool(is_legal(&self.st, action))
 
+    def gains(self, int action):
+        """How far play ``action`` (``0 <= action < ACTION_SWAP``) would advance the current
+        player's two markers, in scoring order, by the same ``score_card`` the play uses (the
+        card need not be in the hand)."""
+        if not 0 <= action < A_SWAP:
+            raise ValueError(f"action {action} is not a play")
+        cdef int p = self.st.current
+        cdef int first = FIRST[action], second = SECOND[action], f1, s1, low
+        cdef uint8_t *m = self.st.marker[p]
+        score_card(m, first, second, self.st.on_display[first], self.st.on_display[second],
+                   others_low(m, action >> 1), LIMIT, &f1, &s1, &low)
+        return (f1 - m[first], s1 - m[second])
+
     def deal(self, bit_generator=None, script=None):
         return self._run(-1, bit_generator, script)
 

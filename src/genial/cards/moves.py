@@ -21,9 +21,7 @@ from __future__ import annotations
 
 from typing import Any, Literal
 
-import numpy as np
-
-from ..errors import IllegalMoveError, excerpt
+from ..errors import IllegalMoveError, excerpt, is_int
 from . import _kernel
 
 __all__ = [
@@ -62,9 +60,6 @@ _LETTER: dict[str, int] = {
     **{ch.lower(): c for c, ch in enumerate(COLOURS)},
 }
 
-
-def _is_int(v: object) -> bool:
-    return isinstance(v, (int, np.integer)) and not isinstance(v, (bool, np.bool_))
 
 
 def card_text(card: Card) -> str:
@@ -153,7 +148,7 @@ class CardMove:
             a, b = colours
         except (TypeError, ValueError):
             a = b = None
-        if not (_is_int(a) and _is_int(b) and 0 <= a < 6 and 0 <= b < 6 and a != b):
+        if not (is_int(a) and is_int(b) and 0 <= a < 6 and 0 <= b < 6 and a != b):
             raise IllegalMoveError(
                 f"a play needs the card's two different colours 0..5 in scoring order, got "
                 f"{excerpt(colours)}"
@@ -201,7 +196,7 @@ class CardMove:
     @classmethod
     def from_action(cls, action: int) -> CardMove:
         """The move with integer id ``action`` (``0 <= action < ACTION_SIZE``)."""
-        if not _is_int(action):
+        if not is_int(action):
             raise IllegalMoveError(f"an action id must be an int, got {excerpt(action)}")
         if not 0 <= action < ACTION_SIZE:
             raise IllegalMoveError(f"action {excerpt(action)} is outside 0..{ACTION_SIZE - 1}")

@@ -52,7 +52,7 @@ from typing import Any, Literal
 
 import numpy as np
 
-from ..errors import PositionError, excerpt
+from ..errors import PositionError, excerpt, is_int
 from ..records import RecordFormat
 from . import _kernel
 from .moves import CARDS, COLOURS, Card, card_id, card_text, parse_card
@@ -121,9 +121,6 @@ def limit_of(markers: Sequence[int]) -> int:
     return 3 if low == 0 else 6 if low <= 3 else CAP
 
 
-def _is_int(v: object) -> bool:
-    return isinstance(v, (int, np.integer)) and not isinstance(v, (bool, np.bool_))
-
 
 def _listed(raw: object) -> object:
     return raw.tolist() if isinstance(raw, np.ndarray) else raw
@@ -141,7 +138,7 @@ def _card_of(raw: object, where: str) -> Card:
         a, b = pair
     except (TypeError, ValueError):
         raise PositionError(f"{where}: {excerpt(raw)} is not a card (lo, hi)") from None
-    if not (_is_int(a) and _is_int(b) and 0 <= a < 6 and 0 <= b < 6 and a != b):
+    if not (is_int(a) and is_int(b) and 0 <= a < 6 and 0 <= b < 6 and a != b):
         raise PositionError(
             f"{where}: {excerpt(raw)} is not a card (two different colours 0..5, docs/rules.md "
             "§5.1)"
@@ -160,7 +157,7 @@ def _ints_of(raw: object, where: str, size: int) -> tuple[int, ...]:
     raw = _listed(raw)
     if isinstance(raw, str) or not isinstance(raw, Sequence) or len(raw) != size:
         raise PositionError(f"{where}: expected {size} ints, got {excerpt(raw)}")
-    if not all(_is_int(v) for v in raw):
+    if not all(is_int(v) for v in raw):
         raise PositionError(f"{where}: expected {size} ints, got {excerpt(raw)}")
     return tuple(int(v) for v in raw)
 
@@ -218,21 +215,21 @@ class CardPosition:
         object.__setattr__(self, "discard", _ints_of(self.discard, "discard", len(CARDS)))
         for name in ("to_move", "bonus", "turn"):
             value = getattr(self, name)
-            if not _is_int(value):
+            if not is_int(value):
                 raise PositionError(f"{name}: expected an int, got {excerpt(value)}")
             object.__setattr__(self, name, int(value))
         if not isinstance(self.phase, str) or self.phase not in PHASES:
             raise PositionError(f"phase: {excerpt(self.phase)}, expected 'play', 'swap' or 'over'")
         w = self.winner
         if w is not None:
-            if not _is_int(w):
+            if not is_int(w):
                 raise PositionError(f"winner: expected a seat or None, got {excerpt(w)}")
             object.__setattr__(self, "winner", int(w))
 
     @classmethod
     def build(
         cls,
-        rules: CardRules,
+        rules: CardRules | str | int,
         *,
         hands: Sequence[Sequence[Card | str]],
         displays: Sequence[Sequence[Card | str]],
@@ -246,7 +243,9 @@ class CardPosition:
     ) -> CardPosition:
         """A position from its hands, displays and discard pile (cards as ``(a, b)`` or two
         letters), with every other card of the 60 in the deck; markers default to 0. Raises
-        ``PositionError`` if the cards given already exceed 4 of a type (RULES §5.1)."""
+        ``PositionError`` if the cards given already exceed 4 of a type (RULES §5.1). ``rules``
+        is a ``CardRules``, its token (``"c3"``) or the player count."""
+        rules = CardRules.of(rules)
         n = rules.players
         used = [0] * len(CARDS)
         hand_rows = [
@@ -458,7 +457,9 @@ def load(position: CardPosition) -> _kernel.Cards:
     n = rules.players
     for p, row in enumerate(pos.markers):
         if not all(0 <= v <= CAP for v in row):
-            raise PositionError(f"markers of player {p}: {list(row)} must be six ints 0..{CAP}")
+            raise PositionError(
+                f"markers of player {p}: {excerpt(list(row))} must be six ints 0..{CAP}"
+            )
         limit = limit_of(row)
         if max(row) > limit:
             top = row.index(max(row))
@@ -477,7 +478,7 @@ def load(position: CardPosition) -> _kernel.Cards:
             )
     for name, counts in (("deck", pos.deck), ("discard", pos.discard)):
         if not all(0 <= k <= COPIES for k in counts):
-            raise PositionError(f"{name}: counts must be 0..{COPIES}, got {list(counts)}")
+            raise PositionError(f"{name}: counts must be 0..{COPIES}, got {excerpt(list(counts))}")
     total = [d + k for d, k in zip(pos.deck, pos.discard, strict=True)]
     for cards in (*pos.hands, *pos.displays):
         for c in cards:
@@ -489,15 +490,18 @@ def load(position: CardPosition) -> _kernel.Cards:
                 f"the game has {COPIES} of each type (docs/rules.md §5.1)"
             )
     if not 0 <= pos.to_move < n:
-        raise PositionError(f"to-move: {pos.to_move} is not a seat 0..{n - 1}")
+        raise PositionError(f"to-move: {excerpt(pos.to_move)} is not a seat 0..{n - 1}")
     if not 1 <= pos.turn <= rules.turn_cap:
         raise PositionError(
-            f"turn: {pos.turn} is not in 1..{rules.turn_cap} (the turn cap, docs/rules.md §5.7)"
+            f"turn: {excerpt(pos.turn)} is not in 1..{rules.turn_cap} (the turn cap, docs/rules.md "
+            "§5.7)"
         )
     if not 0 <= pos.bonus <= MAX_BONUS:
-        raise PositionError(f"bonus: {pos.bonus} is not a count of bonus turns 0..{MAX_BONUS}")
+        raise PositionError(
+            f"bonus: {excerpt(pos.bonus)} is not a count of bonus turns 0..{MAX_BONUS}"
+        )
     if pos.winner is not None and not 0 <= pos.winner < n:
-        raise PositionError(f"winner: {pos.winner} is not a seat 0..{n - 1}")
+        raise PositionError(f"winner: {excerpt(pos.winner)} is not a seat 0..{n - 1}")
     truncated = _check_phase(pos)
     core = rules.core()
     core.set_position(

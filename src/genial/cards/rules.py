@@ -15,9 +15,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-import numpy as np
-
-from ..errors import RulesError, excerpt
+from ..errors import RulesError, excerpt, is_int
 from . import _kernel
 
 __all__ = ["DEFAULT_TURN_CAP", "MAX_TURN_CAP", "CardRules"]
@@ -31,9 +29,6 @@ MAX_TURN_CAP = 32000
 _TOKEN = re.compile(r"c([2-4])(?::([1-9][0-9]{0,4}))?")
 _MAX_TOKEN = 8
 
-
-def _is_int(v: object) -> bool:
-    return isinstance(v, (int, np.integer)) and not isinstance(v, (bool, np.bool_))
 
 
 @dataclass(frozen=True)
@@ -49,11 +44,11 @@ class CardRules:
 
     def __post_init__(self) -> None:
         p, cap = self.players, self.turn_cap
-        if not _is_int(p) or not 2 <= p <= 4:
+        if not is_int(p) or not 2 <= p <= 4:
             raise RulesError(
                 f"the card game is for 2, 3 or 4 players (docs/rules.md §5.2), got {excerpt(p)}"
             )
-        if not _is_int(cap) or not 1 <= cap <= MAX_TURN_CAP:
+        if not is_int(cap) or not 1 <= cap <= MAX_TURN_CAP:
             raise RulesError(
                 f"turn_cap must be an int in 1..{MAX_TURN_CAP} (docs/rules.md §5.7), "
                 f"got {excerpt(cap)}"
@@ -134,17 +129,17 @@ class CardRules:
         True
         """
         if rules is not None:
-            if not (_is_int(players) and players == 3):
+            if not (is_int(players) and players == 3):
                 raise RulesError("give either rules= or players=, not both")
             players = rules
         if isinstance(players, (CardRules, str)):
-            if not (_is_int(turn_cap) and turn_cap == DEFAULT_TURN_CAP):
+            if not (is_int(turn_cap) and turn_cap == DEFAULT_TURN_CAP):
                 raise RulesError(
                     f"rules {excerpt(str(players))} already name the turn cap: drop turn_cap= "
                     "(a token carries it: 'c3:50')"
                 )
             return players if isinstance(players, CardRules) else cls.parse(players)
-        if not _is_int(players):
+        if not is_int(players):
             raise RulesError(
                 "players must be a count 2-4, a card rules token like 'c3' or a CardRules, "
                 f"got {excerpt(players)}"
