@@ -472,7 +472,8 @@ def test_ctrl_c_during_a_game(
         (["openings", "--rows", "-1"], "argument --rows"),
         (["play", "--players", "5"], "argument --players: expected one of 1, 2, 3, 4, got '5'"),
         (["play", "--tiles", "x" * 10_000], "argument --tiles"),
-        (["play", "--epsilon", "0.5"], "unrecognized arguments"),
+        (["play", "--epsilon", "2"], "argument --epsilon: expected a number from 0 to 1"),
+        (["play", "--svg", "x.png"], "--svg 'x.png': unsupported extension '.png'"),
         (["simulate", "--epsilon", "nan"], "argument --epsilon: expected a number from 0 to 1"),
         (["simulate", "--seed", "9" * 10_000], "argument --seed"),
     ],
@@ -489,7 +490,8 @@ def test_bad_arguments_are_one_line_with_status_2(
 def test_no_command(capsys: pytest.CaptureFixture[str]) -> None:
     code, _, err, _ = run([], capsys)
     assert code == 2 and err == (
-        "genial: error: the following arguments are required: {play,simulate,openings,cards}\n"
+        "genial: error: the following arguments are required: "
+        "{play,simulate,openings,cards,replay}\n"
     )
 
 
@@ -500,9 +502,11 @@ def test_help_and_version_return_0(capsys: pytest.CaptureFixture[str]) -> None:
     assert "--games N" in capsys.readouterr().out
 
 
-@pytest.mark.parametrize("command", ["play", "simulate", "openings"])
+@pytest.mark.parametrize(
+    "command", ["play", "simulate", "openings", "cards play", "cards simulate"]
+)
 def test_every_option_shows_its_default(command: str, capsys: pytest.CaptureFixture[str]) -> None:
-    assert main([command, "--help"]) == 0
+    assert main([*command.split(), "--help"]) == 0
     text = capsys.readouterr().out.split("options:\n", 1)[1]
     entries: list[str] = []
     for line in text.splitlines():
@@ -610,9 +614,67 @@ def test_seed_workers_epsilon(
 def test_defaults() -> None:
     parser = build_parser()
     sim = parser.parse_args(["simulate"])
-    assert (sim.games, sim.workers, sim.seed, sim.epsilon, sim.out) == (100_000, 1, None, 0.1, None)
+    assert (sim.games, sim.workers, sim.seed, sim.epsilon) == (100_000, -1, None, 0.1)
+    assert sim.out is None
     op = parser.parse_args(["openings"])
     assert (op.games_per_opening, op.workers, op.rows) == (1000, -1, 10)
+
+
+@pytest.mark.parametrize("argv", [["simulate"], ["openings"], ["cards", "simulate"]])
+def test_workers_default_is_every_core_everywhere_and_shown(
+    argv: list[str], capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert build_parser().parse_args(argv).workers == -1
+    code, out, _, _ = run([*argv, "--help"], capsys)
+    assert code == 0
+    assert "(default: -1, every core)" in " ".join(out.split())
+
+
+def test_several_policies_in_one_flag(capsys: pytest.CaptureFixture[str]) -> None:
+    args = build_parser().parse_args(["play", "--players", "3", "--policy", "greedy", "random"])
+    assert args.policy == ["greedy", "random"]
+    args = build_parser().parse_args(
+        ["simulate", "--policy", "greedy", "random", "--policy", "greedy"]
+    )
+    assert args.policy == ["greedy", "random", "greedy"]
+    code, out, _, _ = run(
+        ["play", "--players", "2", "--seed", "2", "--policy", "epsilon-greedy:0.5", "random"],
+        capsys,
+    )
+    assert code == 0
+    assert "(epsilon-greedy:0.5)" in out and "(random)" in out
+
+
+def test_epsilon_flag_reaches_play(capsys: pytest.CaptureFixture[str]) -> None:
+    """--epsilon sets the epsilon of epsilon-greedy seats in play, as in simulate: the game is
+    the one Game.choose plays with that epsilon from the same seed."""
+    from genial import Game
+
+    def library(epsilon: float) -> str:
+        game = Game(2, seed=3)
+        while not game.is_over:
+            game.play(game.choose("epsilon-greedy", epsilon=epsilon))
+        return str(game)
+
+    argv = ["play", "--players", "2", "--seed", "3", "--quiet", "--policy", "epsilon-greedy"]
+    for epsilon in (0.0, 0.7):
+        code, out, _, _ = run([*argv, "--epsilon", str(epsilon)], capsys)
+        assert code == 0
+        assert out == library(epsilon) + "\n"
+    assert library(0.0) != library(0.7)
+
+
+def test_progress_follows_the_terminal(monkeypatch: pytest.MonkeyPatch) -> None:
+    from genial import cli
+
+    parser = build_parser()
+    auto = parser.parse_args(["simulate"])
+    monkeypatch.setattr(sys.stderr, "isatty", lambda: False)
+    assert cli._progress(auto) is False
+    assert cli._progress(parser.parse_args(["simulate", "--progress"])) is True
+    monkeypatch.setattr(sys.stderr, "isatty", lambda: True)
+    assert cli._progress(auto) is True
+    assert cli._progress(parser.parse_args(["simulate", "--no-progress"])) is False
 
 
 # -- through a real process ----------------------------------------------------------------------
@@ -727,3 +789,66 @@ def test_cards_bad_arguments(capsys: pytest.CaptureFixture[str]) -> None:
     ):
         code, _, err, _ = run(argv, capsys)
         assert code == 2 and err.startswith("genial cards") and "Traceback" not in err
+
+
+# -- pictures and replays ------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("command", [["play", "--players", "3"], ["cards", "play"]])
+def test_play_svg_and_replay(command: list[str], tmp_path: Path) -> None:
+    """`play --svg` draws the final position; `genial replay` turns the record into one
+    self-contained HTML page and the same final picture, for either game."""
+    import xml.etree.ElementTree as ET
+
+    from genial.render.html import replay_html
+    from genial.render.svg import svg
+
+    record, picture = tmp_path / "game.json", tmp_path / "end.svg"
+    argv = [*command, "--seed", "8", "--quiet", "--record", str(record), "--svg", str(picture)]
+    assert main(argv) == 0
+    data = json.loads(record.read_text(encoding="utf-8"))
+    game = (
+        CardGame.from_record(data)
+        if command[0] == "cards"
+        else genial.Game.from_record(data)
+    )
+    assert game.is_over
+    assert picture.read_text(encoding="utf-8") == svg(game)
+    ET.fromstring(picture.read_text(encoding="utf-8"))  # well-formed
+    page, again = tmp_path / "replay.html", tmp_path / "again.svg"
+    assert main(["replay", str(record), "--html", str(page), "--svg", str(again)]) == 0
+    html = page.read_text(encoding="utf-8")
+    assert html == replay_html(data)
+    assert "http://" not in html.replace("http://www.w3.org/", "")  # no network
+    assert again.read_text(encoding="utf-8") == picture.read_text(encoding="utf-8")
+
+
+@pytest.mark.parametrize(
+    ("content", "extra", "message"),
+    [
+        ('{"x":', ["--html", "o.html"], "not a JSON record"),
+        (b"\xff\xfe", ["--html", "o.html"], "not a JSON record (not UTF-8 JSON)"),
+        ('{"format": "genial-record"}', ["--html", "o.html"], "unsupported record version"),
+        ("[]", ["--html", "o.html"], "a record is a dict"),
+        ('{"format": "x"}', [], "give --html PATH.html and/or --svg PATH.svg"),
+        ('{"format": "x"}', ["--html", "o.htm"], "unsupported extension '.htm'"),
+    ],
+)
+def test_replay_refuses_bad_records_and_writes_nothing(
+    content: str | bytes,
+    extra: list[str],
+    message: str,
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    path = tmp_path / "r.json"
+    if isinstance(content, bytes):
+        path.write_bytes(content)
+    else:
+        path.write_text(content, encoding="utf-8")
+    code, out, err, _ = run(["replay", str(path), *extra], capsys)
+    assert code == 2 and out == ""
+    assert message in assert_one_line(err, "replay")
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["r.json"]

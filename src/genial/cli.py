@@ -219,6 +219,8 @@ PICTURES = {
     ".pdf": _Format("PDF", ("matplotlib",), "plot"),
 }
 RECORDS = {".json": _Format("JSON")}
+SVG = {".svg": _Format("SVG")}
+HTML = {".html": _Format("HTML")}
 
 
 @dataclass
@@ -378,6 +380,14 @@ def _silence_stdout() -> None:
         os.close(null)
 
 
+def _text_writer(text: str) -> Callable[[str], None]:
+    def write(path: str) -> None:
+        with open(path, "w", encoding="utf-8") as fh:
+            fh.write(text)
+
+    return write
+
+
 def _play(args: argparse.Namespace, session: _Session) -> int:
     policies = args.policy or ["greedy"]
     if len(policies) == 1:
@@ -388,28 +398,31 @@ def _play(args: argparse.Namespace, session: _Session) -> int:
         )
     rules = _rules(args)
     record = _output("--record", args.record, RECORDS) if args.record is not None else None
-    session.outputs = [record] if record else []
+    picture = _output("--svg", args.svg, SVG) if args.svg is not None else None
+    session.outputs = [out for out in (record, picture) if out]
     game = make(_game(args), rules=rules, seed=args.seed)
     while not game.is_over:
         player, turn = game.current_player, game.turn
-        move = game.choose(policies[player])
+        move = game.choose(policies[player], epsilon=args.epsilon)
         gains = game.gains(move) if move.kind in ("place", "play") else None
         game.play(move)
         if not args.quiet:
             extra = f"  +{gains[0]}/+{gains[1]}" if gains else ""
             session.say(f"turn {turn:>3}  player {player} ({policies[player]}): {move}{extra}")
     session.finished = True
+    writes: list[tuple[_Output, Callable[[str], object]]] = []
     if record:
-        text = json.dumps(game.to_record())
+        writes.append((record, _text_writer(json.dumps(game.to_record()))))
+    if picture:
+        from .render.svg import svg
 
-        def write_record(path: str) -> None:
-            with open(path, "w", encoding="utf-8") as fh:
-                fh.write(text)
-
-        _write_all([(record, write_record)])
+        writes.append((picture, _text_writer(svg(game))))
+    _write_all(writes)
     session.say(game)
     if record:
         session.say(f"record written to {args.record}")
+    if picture:
+        session.say(f"final position drawn in {args.svg}")
     return 0
 
 
@@ -427,7 +440,7 @@ def _simulate(args: argparse.Namespace, session: _Session) -> int:
         policy=_policy(args, "random"),
         seed=args.seed,
         workers=args.workers,
-        progress=not args.no_progress,
+        progress=_progress(args),
         epsilon=args.epsilon,
     )
     session.finished = True
@@ -461,7 +474,7 @@ def _openings(args: argparse.Namespace, session: _Session) -> int:
         seed=args.seed,
         workers=args.workers,
         reply_to=args.reply_to,
-        progress=not args.no_progress,
+        progress=_progress(args),
         epsilon=args.epsilon,
     )
     session.finished = True
@@ -477,6 +490,85 @@ def _openings(args: argparse.Namespace, session: _Session) -> int:
     if plot:
         session.say(f"plot written to {args.plot}")
     return 0
+
+
+def _match(args: argparse.Namespace, session: _Session) -> int:
+    from .matches import match
+
+    result = match(
+        args.matches,
+        rounds=args.rounds,
+        players=args.players,
+        policy=_policy(args, "random"),
+        epsilon=args.epsilon,
+        seed=args.seed,
+        workers=args.workers,
+        turn_cap=args.turn_cap,
+        progress=_progress(args),
+    )
+    session.finished = True
+    session.say(result)
+    return 0
+
+
+MAX_RECORD_BYTES = 64 * 2**20
+"""The largest record file ``genial replay`` reads (a whole game's record is under 100 KB)."""
+
+
+def _read_record(path: str) -> Any:
+    """The JSON record at ``path``; ``CommandLineError`` when it cannot be read as JSON."""
+    shown = excerpt(path, PATH_LIMIT)
+    try:
+        with open(path, "rb") as fh:
+            raw = fh.read(MAX_RECORD_BYTES + 1)
+    except OSError as exc:
+        raise CommandLineError(
+            f"record {shown}: cannot read it ({exc.strerror or type(exc).__name__})"
+        ) from None
+    if len(raw) > MAX_RECORD_BYTES:
+        raise CommandLineError(f"record {shown}: larger than {MAX_RECORD_BYTES // 2**20} MiB")
+    try:
+        return json.loads(raw.decode("utf-8"))
+    except (UnicodeDecodeError, json.JSONDecodeError, RecursionError) as exc:
+        why = exc.msg if isinstance(exc, json.JSONDecodeError) else "not UTF-8 JSON"
+        raise CommandLineError(f"record {shown}: not a JSON record ({why})") from None
+
+
+def _replay(args: argparse.Namespace, session: _Session) -> int:
+    from .render.html import replay_html
+    from .render.svg import svg
+
+    if args.html is None and args.svg is None:
+        raise CommandLineError("give --html PATH.html and/or --svg PATH.svg to write")
+    page = _output("--html", args.html, HTML) if args.html is not None else None
+    picture = _output("--svg", args.svg, SVG) if args.svg is not None else None
+    session.outputs = [out for out in (page, picture) if out]
+    record = _read_record(args.record)
+    game = _replay_game(record)  # RecordError names what does not replay
+    writes: list[tuple[_Output, Callable[[str], object]]] = []
+    if page:
+        writes.append((page, _text_writer(replay_html(record))))
+    if picture:
+        writes.append((picture, _text_writer(svg(game))))
+    session.finished = True
+    _write_all(writes)
+    moves = len(record.get("moves", ()))
+    if page:
+        session.say(f"replay of {moves} moves written to {args.html}")
+    if picture:
+        session.say(f"final position drawn in {args.svg}")
+    return 0
+
+
+def _replay_game(record: Any) -> Any:
+    """The game a record of either game replays to."""
+    from .cards.game import CardGame
+    from .cards.notation import RECORDS as CARD_RECORDS
+    from .game import Game
+
+    if isinstance(record, dict) and record.get("format") == CARD_RECORDS.name:
+        return CardGame.from_record(record)
+    return Game.from_record(record, pair_tiles=False)
 
 
 def _policy(args: argparse.Namespace, default: str) -> str | list[str]:
@@ -539,6 +631,25 @@ def _add_rules(parser: argparse.ArgumentParser) -> None:
     )
 
 
+def _add_progress(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--progress",
+        action=argparse.BooleanOptionalAction,
+        default=None,
+        help="a progress bar on stderr (default: when stderr is a terminal)",
+    )
+
+
+def _progress(args: argparse.Namespace) -> bool:
+    """``--progress``/``--no-progress``, else a bar only when stderr is a terminal."""
+    if args.progress is not None:
+        return bool(args.progress)
+    try:
+        return sys.stderr.isatty()
+    except (AttributeError, ValueError):
+        return False
+
+
 def _add_seed(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--seed",
@@ -549,14 +660,15 @@ def _add_seed(parser: argparse.ArgumentParser) -> None:
     )
 
 
-def _add_run(parser: argparse.ArgumentParser, *, policy: str, workers: int) -> None:
+def _add_policy(parser: argparse.ArgumentParser, default: str) -> None:
     parser.add_argument(
         "--policy",
-        action="append",
+        action="extend",
+        nargs="+",
         type=_policy_name,
         metavar="POLICY",
-        help="random, greedy, epsilon-greedy or epsilon-greedy:EPS; once for every seat or "
-        f"once per seat in order (default: {policy})",
+        help="random, greedy, epsilon-greedy or epsilon-greedy:EPS; one for every seat, or one "
+        f"per seat in order (--policy greedy random) (default: {default})",
     )
     parser.add_argument(
         "--epsilon",
@@ -565,15 +677,33 @@ def _add_run(parser: argparse.ArgumentParser, *, policy: str, workers: int) -> N
         metavar="EPS",
         help="epsilon of epsilon-greedy seats given without one",
     )
+
+
+def _add_run(parser: argparse.ArgumentParser, *, policy: str) -> None:
+    _add_policy(parser, policy)
     parser.add_argument(
         "--workers",
         type=_integer(1, 1024, also=-1),
-        default=workers,
+        default=-1,
         metavar="N",
-        help="threads, or -1 for every core"
-        + (" (default: -1, every core)" if workers < 0 else ""),
+        help="threads, or -1 for every core; the results do not depend on it "
+        "(default: -1, every core)",
     )
     _add_seed(parser)
+
+
+def _add_play(parser: argparse.ArgumentParser) -> None:
+    """``genial play`` and ``genial cards play``: one game between built-in policies."""
+    _add_seed(parser)
+    _add_policy(parser, "greedy")
+    parser.add_argument("--quiet", action="store_true", help="print only the final position")
+    parser.add_argument(
+        "--record", metavar="PATH.json", help="write the game record (JSON) here"
+    )
+    parser.add_argument(
+        "--svg", metavar="PATH.svg", help="draw the final position into this SVG file"
+    )
+    parser.set_defaults(func=_play)
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -589,7 +719,7 @@ def build_parser() -> argparse.ArgumentParser:
         help="show the version and exit",
     )
     sub = parser.add_subparsers(
-        dest="command", required=True, metavar="{play,simulate,openings,cards}"
+        dest="command", required=True, metavar="{play,simulate,openings,cards,replay}"
     )
 
     play = sub.add_parser(
@@ -598,18 +728,7 @@ def build_parser() -> argparse.ArgumentParser:
         formatter_class=_HelpFormatter,
     )
     _add_rules(play)
-    _add_seed(play)
-    play.add_argument(
-        "--policy",
-        action="append",
-        type=_policy_name,
-        metavar="POLICY",
-        help="random, greedy, epsilon-greedy or epsilon-greedy:EPS; once for every seat or "
-        "once per seat in order (default: greedy)",
-    )
-    play.add_argument("--quiet", action="store_true", help="print only the final position")
-    play.add_argument("--record", metavar="PATH.json", help="write the game record (JSON) here")
-    play.set_defaults(func=_play)
+    _add_play(play)
 
     sim = sub.add_parser(
         "simulate",
@@ -624,14 +743,14 @@ def build_parser() -> argparse.ArgumentParser:
         metavar="N",
         help="games to play: 1000000, 1_000_000 or 1e6; at most 1e12",
     )
-    _add_run(sim, policy="random", workers=1)
+    _add_run(sim, policy="random")
     sim.add_argument(
         "--out",
         metavar="PATH",
         help="write the games, one row per game and seat: .parquet (genial-sim[parquet]) "
         "or .csv (genial-sim[pandas])",
     )
-    sim.add_argument("--no-progress", action="store_true", help="no progress bar")
+    _add_progress(sim)
     sim.set_defaults(func=_simulate)
 
     op = sub.add_parser(
@@ -647,7 +766,7 @@ def build_parser() -> argparse.ArgumentParser:
         metavar="N",
         help="games per class of openings: 1000, 1_000 or 1e3; at most 1e12",
     )
-    _add_run(op, policy="greedy", workers=-1)
+    _add_run(op, policy="greedy")
     op.add_argument(
         "--reply-to", metavar="MOVE", help="analyse the second player's replies to this opening"
     )
@@ -662,35 +781,38 @@ def build_parser() -> argparse.ArgumentParser:
         metavar="PATH",
         help="write the heatmap and ranked chart: .png, .svg or .pdf (genial-sim[plot])",
     )
-    op.add_argument("--no-progress", action="store_true", help="no progress bar")
+    _add_progress(op)
     op.set_defaults(func=_openings)
+
+    replay = sub.add_parser(
+        "replay",
+        help="a recorded game (either game) as a self-contained HTML replay page or an SVG",
+        formatter_class=_HelpFormatter,
+    )
+    replay.add_argument("record", metavar="RECORD.json", help="a record written by play --record")
+    replay.add_argument(
+        "--html",
+        metavar="PATH.html",
+        help="write a page stepping through the game (buttons, keys, move list; no network)",
+    )
+    replay.add_argument("--svg", metavar="PATH.svg", help="draw the final position into this SVG")
+    replay.set_defaults(func=_replay)
 
     cards = sub.add_parser(
         "cards",
-        help="the card game (Einfach Genial: Das Kartenspiel): play, simulate",
+        help="the card game (Einfach Genial: Das Kartenspiel): play, simulate, match",
         formatter_class=_HelpFormatter,
     )
-    card_sub = cards.add_subparsers(dest="cards_command", required=True, metavar="{play,simulate}")
+    card_sub = cards.add_subparsers(
+        dest="cards_command", required=True, metavar="{play,simulate,match}"
+    )
     card_play = card_sub.add_parser(
         "play",
         help="play and print one card game between built-in policies",
         formatter_class=_HelpFormatter,
     )
     _add_card_rules(card_play)
-    _add_seed(card_play)
-    card_play.add_argument(
-        "--policy",
-        action="append",
-        type=_policy_name,
-        metavar="POLICY",
-        help="random, greedy, epsilon-greedy or epsilon-greedy:EPS; once for every seat or "
-        "once per seat in order (default: greedy)",
-    )
-    card_play.add_argument("--quiet", action="store_true", help="print only the final position")
-    card_play.add_argument(
-        "--record", metavar="PATH.json", help="write the game record (JSON) here"
-    )
-    card_play.set_defaults(func=_play)
+    _add_play(card_play)
     card_sim = card_sub.add_parser(
         "simulate",
         help="play many card games in the compiled kernel and summarise them",
@@ -704,14 +826,33 @@ def build_parser() -> argparse.ArgumentParser:
         metavar="N",
         help="games to play: 1000000, 1_000_000 or 1e6; at most 1e12",
     )
-    _add_run(card_sim, policy="random", workers=1)
+    _add_run(card_sim, policy="random")
     card_sim.add_argument(
         "--out",
         metavar="PATH",
         help="write the games (.parquet or .csv; one row per game and seat)",
     )
-    card_sim.add_argument("--no-progress", action="store_true", help="no progress bar")
+    _add_progress(card_sim)
     card_sim.set_defaults(func=_simulate)
+    card_match = card_sub.add_parser(
+        "match",
+        help="multi-round matches scored by victory points (docs/rules.md §5.7)",
+        formatter_class=_HelpFormatter,
+    )
+    _add_card_rules(card_match)
+    card_match.add_argument(
+        "--matches",
+        type=_count(1, "matches"),
+        default=10_000,
+        metavar="N",
+        help="matches to play: 10000, 10_000 or 1e4",
+    )
+    card_match.add_argument(
+        "--rounds", type=_integer(1, 1000), default=3, metavar="N", help="rounds per match"
+    )
+    _add_run(card_match, policy="random")
+    _add_progress(card_match)
+    card_match.set_defaults(func=_match)
     return parser
 
 

@@ -254,7 +254,9 @@ class Game(History):
         if isinstance(move, str):
             return Move.parse(move)
         if isinstance(move, (int, np.integer)) and not isinstance(move, (bool, np.bool_)):
-            return Move.from_action(int(move), self._rules)
+            if 0 <= move < len(MOVES):  # the area is checked with the move's legality
+                return MOVES[int(move)]
+            return Move.from_action(int(move), self._rules)  # says what is wrong
         raise IllegalMoveError(f"expected a Move, a move text or an action id, got {excerpt(move)}")
 
     def _check_seat(self, player: object) -> None:
@@ -324,6 +326,11 @@ class Game(History):
         from .render.text import ascii_board
 
         return ascii_board(self)
+
+    def _repr_svg_(self) -> str:
+        from .render.svg import board_svg
+
+        return board_svg(self)
 
     # -- position text -------------------------------------------------------------------------
     def to_text(self) -> str:

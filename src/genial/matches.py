@@ -53,6 +53,32 @@ class MatchResult:
             out.append((wins / n if n else float("nan"), float(lo), float(hi)))
         return out
 
+    def __str__(self) -> str:
+        """Each seat's outright match wins with their interval, and its mean victory points.
+
+        >>> print(match(100, rounds=2, players=2, seed=3))  # doctest: +ELLIPSIS
+        100 matches of 2 rounds, 2 players (random, random)
+        seat  match wins [95% interval]  mean victory points
+           0  ...
+           1  ...
+        shared first place: ...
+        """
+        policies = ", ".join(self.games.policies)
+        players = self.victory_points.shape[1]
+        lines = [
+            f"{len(self):,} matches of {self.rounds} rounds, {players} players ({policies})",
+            "seat  match wins [95% interval]  mean victory points",
+        ]
+        means = self.victory_points.mean(axis=0) if len(self) else np.full(players, np.nan)
+        for seat, (rate, lo, hi) in enumerate(self.win_rates()):
+            lines.append(
+                f"{seat:>4}  {100 * rate:5.1f}% [{100 * lo:4.1f}, {100 * hi:4.1f}]"
+                f"{means[seat]:>22.2f}"
+            )
+        shared = float((self.winner < 0).mean()) if len(self) else float("nan")
+        lines.append(f"shared first place: {100 * shared:.1f}%")
+        return "\n".join(lines)
+
 
 def match(
     n_matches: int,
@@ -63,13 +89,24 @@ def match(
     seed: Any = None,
     workers: int = 1,
     turn_cap: int = 1000,
+    epsilon: float = 0.1,
+    progress: bool = False,
 ) -> MatchResult:
     """Play ``n_matches`` matches of ``rounds`` card games (seats fixed across the rounds) and
     score them by victory points (RULES §5.7)."""
     n = checked_int(n_matches, "n_matches", 0, 10**9)
     r = checked_int(rounds, "rounds", 1, 1000)
     rules = CardRules(players, turn_cap=turn_cap)
-    games = simulate(n * r, game="cards", rules=rules, policy=policy, seed=seed, workers=workers)
+    games = simulate(
+        n * r,
+        game="cards",
+        rules=rules,
+        policy=policy,
+        epsilon=epsilon,
+        seed=seed,
+        workers=workers,
+        progress=progress,
+    )
     points = games.lowest.astype(np.int64).reshape(n, r, rules.players)
     vp = points.sum(axis=1)
     better = (vp[:, None, :] > vp[:, :, None]).sum(axis=2)  # seats strictly ahead of each seat

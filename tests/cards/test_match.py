@@ -37,3 +37,35 @@ def test_bad_match_arguments() -> None:
         with pytest.raises(genial.GenialError):
             genial.match(**{"n_matches": 5, **kwargs})  # type: ignore[arg-type]
     assert np.asarray(genial.match(0, seed=1).victory_points).shape == (0, 3)
+
+
+def test_match_text_and_command_line(capsys: pytest.CaptureFixture[str]) -> None:
+    """`genial cards match` prints the library's match summary: the same matches for the same
+    seed whatever the workers, each seat's wins and mean victory points."""
+    from genial.cli import main
+
+    result = genial.match(400, rounds=3, players=3, policy=["greedy", "random", "random"], seed=5)
+    text = str(result)
+    assert text.splitlines()[0] == "400 matches of 3 rounds, 3 players (greedy, random, random)"
+    wins = [int((result.winner == seat).sum()) for seat in range(3)]
+    for seat in range(3):
+        line = text.splitlines()[2 + seat].split()
+        assert int(line[0]) == seat
+        assert line[1] == f"{100 * wins[seat] / 400:.1f}%"
+        assert float(line[-1]) == pytest.approx(result.victory_points[:, seat].mean(), abs=0.005)
+    shared = 100 * float((result.winner < 0).mean())
+    assert text.splitlines()[-1] == f"shared first place: {shared:.1f}%"
+    argv = ["cards", "match", "--matches", "400", "--rounds", "3", "--players", "3"]
+    argv += ["--policy", "greedy", "random", "random", "--seed", "5", "--no-progress"]
+    for workers in ("1", "2"):
+        assert main([*argv, "--workers", workers]) == 0
+        assert capsys.readouterr().out == text + "\n"
+
+
+def test_match_rejects_bad_arguments() -> None:
+    with pytest.raises(genial.GenialError, match="rounds"):
+        genial.match(10, rounds=0)
+    with pytest.raises(genial.GenialError, match="n_matches"):
+        genial.match(-1)
+    with pytest.raises(genial.GenialError, match="policy"):
+        genial.match(10, policy="clever")

@@ -92,6 +92,11 @@ class Summary:
         rows.append(tail)
         return "\n".join(rows)
 
+    def _repr_html_(self) -> str:
+        from ..render.html import summary_html
+
+        return summary_html(self)
+
 
 @dataclass(frozen=True, eq=False)
 class Playouts:
@@ -258,6 +263,11 @@ class Playouts:
 
     def __repr__(self) -> str:
         return f"<Playouts: {len(self):,} games, rules {self.rules}, policies {self.policies}>"
+
+    def _repr_html_(self) -> str:
+        from ..render.html import playouts_html
+
+        return playouts_html(self)
 
     # -- summaries -----------------------------------------------------------------------------
     def summary(self) -> Summary:

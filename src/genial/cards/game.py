@@ -146,7 +146,8 @@ class CardGame(History):
 
     @property
     def truncated(self) -> bool:
-        """Whether the game stopped at the turn cap without a winner (RULES §5.7 Decision)."""
+        """Whether the game stopped at the turn cap (RULES §5.7 Decision) rather than with an
+        instant win; its ranks are then those of §3.7 on the markers."""
         return bool(self._core.truncated)
 
     @property
@@ -230,10 +231,15 @@ class CardGame(History):
         self._check_seat(player)
         core = self._core
         n = self.players
+        with self._lock:
+            return self._view(core, int(player), n)
+
+    @staticmethod
+    def _view(core: Any, player: int, n: int) -> CardView:
         return CardView(
-            player=int(player),
+            player=player,
             players=n,
-            hand=tuple(CARDS[t] for t in core.hand(int(player))),
+            hand=tuple(CARDS[t] for t in core.hand(player)),
             hand_sizes=tuple(len(core.hand(p)) for p in range(n)),
             displays=tuple(tuple(CARDS[t] for t in core.display(p)) for p in range(n)),
             markers=tuple(map(tuple, core.markers().tolist())),
@@ -277,18 +283,9 @@ class CardGame(History):
         m = self._as_move(move)
         if m.colours is None:
             raise IllegalMoveError(f"{m.kind!r} is not a play: it scores nothing")
-        markers = self._core.markers()[self.current_player].tolist()
-        shown = [0] * 6
-        for p in range(self.players):
-            for t in self._core.display(p):
-                for c in CARDS[t]:
-                    shown[c] += 1
-        out = []
-        for c in m.colours:
-            new = min(markers[c] + shown[c], limit_of(markers))
-            out.append(max(new - markers[c], 0))
-            markers[c] = max(new, markers[c])
-        return (out[0], out[1])
+        with self._lock:
+            first, second = self._core.gains(m.action)
+        return (int(first), int(second))
 
     def play(self, move: CardMove | str | int) -> None:
         """Play a move (a ``CardMove``, its text, or its action id), checked.
@@ -365,6 +362,11 @@ class CardGame(History):
 
     def __str__(self) -> str:
         return _table(self)
+
+    def _repr_svg_(self) -> str:
+        from ..render.svg import cards_svg
+
+        return cards_svg(self)
 
     # -- position text -------------------------------------------------------------------------
     def to_text(self) -> str:

@@ -1,0 +1,509 @@
+"""HTML for people: compact tables of results for Jupyter (``Summary._repr_html_``,
+``Playouts._repr_html_``, ``OpeningAnalysis._repr_html_``) and the replay viewer, one
+self-contained page that steps through a recorded game of either game (``replay_html``).
+
+Every text that comes from data is escaped; the tables show a few rows and columns, never an
+array dump.
+
+>>> import genial
+>>> runs = genial.simulate(200, 2, policy="greedy", seed=1)
+>>> table = summary_html(runs.summary())
+>>> table.startswith("<table") and table.count("<tr>") <= 6
+True
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from collections.abc import Mapping, Sequence
+from html import escape
+from typing import TYPE_CHECKING, Any
+
+from ..errors import RecordError, excerpt
+from ..geometry import COLOUR_NAMES, COLOURS
+
+if TYPE_CHECKING:  # pragma: no cover
+    from ..batch.results import Playouts, Summary
+    from ..openings import OpeningAnalysis
+
+__all__ = ["openings_html", "playouts_html", "replay_html", "summary_html"]
+
+_STYLE = (
+    "border-collapse:collapse;font-variant-numeric:tabular-nums;"
+    "font-family:system-ui,-apple-system,'Segoe UI',sans-serif;font-size:0.9em"
+)
+_CELL = "padding:2px 8px;text-align:right;white-space:nowrap"
+_HEAD = "padding:2px 8px;text-align:right;white-space:nowrap;border-bottom:1px solid #888"
+_LEFT = "padding:2px 8px;text-align:left"
+
+
+def _pct(x: float) -> str:
+    return "–" if not math.isfinite(x) else f"{x:.1%}"
+
+
+def _num(x: float, digits: int = 2) -> str:
+    return "–" if not math.isfinite(x) else f"{x:.{digits}f}"
+
+
+def _table(
+    caption: str,
+    head: Sequence[str],
+    rows: Sequence[Sequence[str]],
+    foot: str = "",
+    left: Sequence[int] = (0,),
+) -> str:
+    """A table; cells are escaped here, the columns in ``left`` aligned left."""
+    out = [f'<table class="genial" style="{_STYLE}">']
+    out.append(f'<caption style="text-align:left;caption-side:top">{escape(caption)}</caption>')
+    out.append(
+        "<thead><tr>"
+        + "".join(
+            f'<th style="{_HEAD}{";text-align:left" if i in left else ""}">{escape(h)}</th>'
+            for i, h in enumerate(head)
+        )
+        + "</tr></thead><tbody>"
+    )
+    for row in rows:
+        out.append(
+            "<tr>"
+            + "".join(
+                f'<td style="{_LEFT if i in left else _CELL}">{escape(v)}</td>'
+                for i, v in enumerate(row)
+            )
+            + "</tr>"
+        )
+    out.append("</tbody>")
+    if foot:
+        out.append(
+            # the foot wraps within the table's width instead of widening it
+            f'<tfoot><tr><td colspan="{len(head)}" style="{_LEFT};color:#555">'
+            f'<div style="width:0;min-width:100%">{escape(foot)}</div></td></tr></tfoot>'
+        )
+    out.append("</table>")
+    return "".join(out)
+
+
+# -- results -------------------------------------------------------------------------------------
+
+
+def summary_html(summary: Summary) -> str:
+    """``Summary`` as a small table: one row per seat (per team in the team game) with its
+    policy, win rate and 95% Wilson interval, the lowest colour (mean, sd, median) and the mean
+    bonus plays and swaps; the solo game shows the result's distribution instead.
+
+    >>> import genial
+    >>> s = genial.simulate(100, 1, seed=3).summary()
+    >>> "result" in summary_html(s) and "<td" in summary_html(s)
+    True
+    """
+    s = summary
+    caption = f"{s.games:,} games, rules {s.rules}, policies {', '.join(s.policies)}"
+    foot = f"{s.moves_label} per game {_num(s.mean_placements, 1)}, turns {_num(s.mean_turns, 1)}"
+    if s.seconds:
+        foot += f"; {s.games / s.seconds:,.0f} games/s"
+    if s.players == 1:
+        head = ["", "policy", "mean result", "sd", "5%", "25%", "50%", "75%", "95%"]
+        rows = [
+            [
+                label,
+                s.policies[i],
+                _num(float(s.mean_lowest[i])),
+                _num(float(s.std_lowest[i])),
+                *(_num(float(v), 0) for v in s.lowest_quantiles[i]),
+            ]
+            for i, label in enumerate(s.labels)
+        ]
+        return _table(caption + " (result = lowest counter)", head, rows, foot, left=(0, 1))
+    if s.games:
+        caption += f"; first place shared in {s.shared_first:,} ({s.shared_first / s.games:.1%})"
+    head = [
+        "",
+        "policy",
+        "win rate",
+        "95% interval",
+        "lowest: mean",
+        "sd",
+        "median",
+        "bonus",
+        "swaps",
+    ]
+    rows = [
+        [
+            label,
+            s.policies[i],
+            _pct(float(s.win_rate[i])),
+            f"[{_pct(float(s.win_rate_lo[i]))}, {_pct(float(s.win_rate_hi[i]))}]",
+            _num(float(s.mean_lowest[i])),
+            _num(float(s.std_lowest[i])),
+            _num(float(s.lowest_quantiles[i][2]), 1),
+            _num(float(s.mean_bonus[i])),
+            _num(float(s.mean_swaps[i])),
+        ]
+        for i, label in enumerate(s.labels)
+    ]
+    return _table(caption, head, rows, foot, left=(0, 1))
+
+
+def playouts_html(runs: Playouts, rows: int = 5) -> str:
+    """``Playouts`` as its size and first ``rows`` games: winner, ranks and lowest colour per
+    seat, game length, and the columns it holds with their shapes (no array dumps).
+
+    >>> import genial
+    >>> runs = genial.simulate(50, 3, seed=2)
+    >>> page = playouts_html(runs)
+    >>> page.count("<tr>"), "45 more games" in page  # the head, five games, the foot
+    (7, True)
+    """
+    n = len(runs)
+    p = runs.players
+    names = runs.rows.dtype.names or ()
+    length = "placements" if "placements" in names else "plays"
+    caption = f"Playouts: {n:,} games, rules {runs.rules}, policies {', '.join(runs.policies)}"
+    head = ["game", "winner", "ranks", "lowest", "turns", length, "truncated"]
+    shown = min(max(int(rows), 0), n)
+    body = []
+    for i in range(shown):
+        winner = int(runs.winner[i])
+        moves = int(runs.column(length)[i].sum()) if length == "plays" else int(runs.placements[i])
+        body.append(
+            [
+                str(int(runs.game[i])),
+                "shared" if winner < 0 else str(winner),
+                " ".join(str(int(v)) for v in runs.ranks[i]),
+                " ".join(str(int(v)) for v in runs.lowest[i]),
+                str(int(runs.turns[i])),
+                str(moves),
+                "yes" if bool(runs.truncated[i]) else "",
+            ]
+        )
+    shapes = ", ".join(
+        f"{name} {tuple(runs.column(name).shape)}" for name in names if name != "winner"
+    )
+    foot = (f"… {n - shown:,} more games; " if n > shown else "") + f"columns: {shapes}"
+    if p > 1:
+        foot += "; ranks 0 = best, per seat"
+    if runs.logs is not None:
+        foot += "; with records"
+    return _table(caption, head, body, foot)
+
+
+def openings_html(analysis: OpeningAnalysis, rows: int = 5) -> str:
+    """An opening analysis as its best and worst ``rows`` classes with their 95% intervals
+    and whether they differ from the average (Holm, 5%).
+
+    >>> from genial.openings import analyse
+    >>> page = openings_html(analyse(2, games_per_opening=4, seed=1, workers=1))
+    >>> page.count("<tr>"), "differs" in page  # the head, 5 + 5 classes and a gap, the foot
+    (13, True)
+    """
+    a = analysis
+    t = a.table
+    solo = a.metric == "lowest"
+    caption = (
+        f"Openings: rules {a.rules}, policy {', '.join(sorted(set(a.policy)))}, "
+        f"{int(t['games'].sum()):,} games over {len(t)} classes"
+    )
+    if a.reply_to:
+        caption += f", replies to {a.reply_to}"
+    if solo:
+        caption += f"; mean result {_num(a.average)} [{_num(a.average_lo)}, {_num(a.average_hi)}]"
+        head = ["rank", "example", "games", "result", "95% interval", "differs", "description"]
+    else:
+        caption += (
+            f"; seat {a.seat} wins {_pct(a.average)} [{_pct(a.average_lo)}, "
+            f"{_pct(a.average_hi)}] overall"
+        )
+        head = [
+            "rank",
+            "example",
+            "games",
+            "win rate",
+            "95% interval",
+            "lowest",
+            "margin",
+            "differs",
+            "description",
+        ]
+    picks: list[int] = list(range(len(t)))
+    if len(t) > 2 * rows:
+        picks = [*range(rows), -1, *range(len(t) - rows, len(t))]
+    body = []
+    for i in picks:
+        if i == -1:
+            body.append(["…"] + [""] * (len(head) - 1))
+            continue
+        row = t.iloc[i]
+        if solo:
+            values = [
+                _num(float(row["lowest"])),
+                f"[{_num(float(row['lowest_lo']))}, {_num(float(row['lowest_hi']))}]",
+            ]
+        else:
+            values = [
+                _pct(float(row["win_rate"])),
+                f"[{_pct(float(row['win_rate_lo']))}, {_pct(float(row['win_rate_hi']))}]",
+                _num(float(row["lowest"])),
+                f"{float(row['margin']):+.2f}" if math.isfinite(row["margin"]) else "–",
+            ]
+        body.append(
+            [
+                str(i + 1),
+                str(row["example"]),
+                f"{int(row['games']):,}",
+                *values,
+                "yes" if bool(row["differs"]) else "no",
+                str(row["description"]),
+            ]
+        )
+    foot = "95% intervals; differs: from the average, two-sided test, Holm-corrected, 5%"
+    return _table(caption, head, body, foot, left=(0, 1, len(head) - 1))
+
+
+# -- the replay viewer ---------------------------------------------------------------------------
+
+_PAGE_CSS = """
+body{font-family:system-ui,-apple-system,'Segoe UI',Roboto,sans-serif;margin:16px;color:#222;
+background:#faf8f3}
+h1{font-size:1.2em;margin:0 0 4px}
+p.meta{margin:0 0 12px;color:#555}
+main{display:flex;flex-wrap:wrap;gap:16px;align-items:flex-start}
+#picture{flex:1 1 640px;min-width:320px}
+#picture svg{width:100%;height:auto;border:1px solid #ccc;background:#fff}
+aside{flex:0 1 340px;min-width:260px}
+.controls{display:flex;flex-wrap:wrap;gap:6px;align-items:center;margin-bottom:8px}
+.controls button{font-size:1.1em;min-width:2.4em;padding:3px 6px;cursor:pointer}
+#counter{min-width:8em;text-align:center;font-variant-numeric:tabular-nums}
+#status{min-height:2.6em;margin:4px 0 8px}
+table.scores{border-collapse:collapse;font-variant-numeric:tabular-nums;margin-bottom:8px}
+table.scores td,table.scores th{padding:1px 6px;text-align:right}
+table.scores tr.current{font-weight:bold;background:#f0e8d0}
+ol#moves{max-height:420px;overflow-y:auto;margin:0;padding-left:3.2em;border:1px solid #ddd;
+background:#fff}
+ol#moves li{padding:1px 4px;cursor:pointer;font-variant-numeric:tabular-nums}
+ol#moves li:hover{background:#eef}
+ol#moves li.current{background:#c2185b;color:#fff}
+ol#moves li.start{list-style:none;margin-left:-2.6em;color:#555}
+.keys{color:#666;font-size:0.85em}
+"""
+
+_PAGE_JS = """
+(function () {
+  "use strict";
+  var data = JSON.parse(document.getElementById("genial-data").textContent);
+  var steps = data.steps, fragments = data.fragments, last = steps.length - 1;
+  var svg = document.querySelector("#picture svg");
+  var timed = Array.prototype.slice.call(svg.querySelectorAll("[data-from]"));
+  var arrows = Array.prototype.slice.call(svg.querySelectorAll(".to-move"));
+  var panels = Array.prototype.slice.call(svg.querySelectorAll("g.panel"));
+  var status = document.getElementById("status");
+  var svgStatus = svg.querySelector("text.status");
+  var counter = document.getElementById("counter");
+  var items = Array.prototype.slice.call(document.querySelectorAll("#moves li"));
+  var rows = Array.prototype.slice.call(document.querySelectorAll("table.scores tbody tr"));
+  var shown = panels.map(function () { return -1; });
+  var step = -1, timer = null;
+  function show(i) {
+    i = Math.max(0, Math.min(last, i));
+    var s = steps[i];
+    timed.forEach(function (el) {
+      var from = +el.getAttribute("data-from"), to = el.getAttribute("data-to");
+      var on = from <= i && (to === null || i <= +to);
+      if (on) { el.removeAttribute("display"); } else { el.setAttribute("display", "none"); }
+    });
+    arrows.forEach(function (el) {
+      if (+el.getAttribute("data-player") === s.current) { el.removeAttribute("display"); }
+      else { el.setAttribute("display", "none"); }
+    });
+    panels.forEach(function (el, p) {
+      if (shown[p] !== s.panels[p]) {
+        el.innerHTML = fragments[s.panels[p]];
+        shown[p] = s.panels[p];
+      }
+    });
+    rows.forEach(function (tr, p) {
+      var cells = tr.querySelectorAll("td");
+      s.scores[p].forEach(function (v, c) { cells[c].textContent = v; });
+      cells[6].textContent = Math.min.apply(null, s.scores[p]);
+      tr.className = p === s.current ? "current" : "";
+    });
+    status.textContent = s.said ? s.said + " Now " + s.status + "." : s.status + ".";
+    svgStatus.textContent = s.status;
+    counter.textContent = "move " + i + " / " + last;
+    if (step >= 0 && items[step]) {
+      items[step].className = items[step].className.replace(/ ?current/, "");
+    }
+    if (items[i]) {
+      items[i].className += " current";
+      var list = items[i].parentNode, top = items[i].offsetTop - list.offsetTop;
+      if (top < list.scrollTop || top > list.scrollTop + list.clientHeight - 20) {
+        list.scrollTop = top - list.clientHeight / 2;
+      }
+    }
+    step = i;
+    document.body.setAttribute("data-step", String(i));
+  }
+  function stop() {
+    if (timer !== null) { clearInterval(timer); timer = null; }
+    play.textContent = "play";
+  }
+  var play = document.getElementById("play");
+  document.getElementById("first").onclick = function () { stop(); show(0); };
+  document.getElementById("prev").onclick = function () { stop(); show(step - 1); };
+  document.getElementById("next").onclick = function () { stop(); show(step + 1); };
+  document.getElementById("last").onclick = function () { stop(); show(last); };
+  play.onclick = function () {
+    if (timer !== null) { stop(); return; }
+    if (step >= last) { show(0); }
+    play.textContent = "pause";
+    timer = setInterval(function () {
+      if (step >= last) { stop(); } else { show(step + 1); }
+    }, 700);
+  };
+  items.forEach(function (li, i) { li.onclick = function () { stop(); show(i); }; });
+  document.addEventListener("keydown", function (e) {
+    if (e.altKey || e.ctrlKey || e.metaKey) { return; }
+    var to = {ArrowRight: step + 1, ArrowDown: step + 1, ArrowLeft: step - 1, ArrowUp: step - 1,
+              PageDown: step + 10, PageUp: step - 10, Home: 0, End: last}[e.key];
+    if (to === undefined) { return; }
+    e.preventDefault(); stop(); show(to);
+  });
+  function fromHash() {
+    var at = parseInt((location.hash || "").replace("#", ""), 10);
+    return isNaN(at) ? null : at;
+  }
+  window.addEventListener("hashchange", function () {
+    var at = fromHash();
+    if (at !== null) { stop(); show(at); }
+  });
+  var start = fromHash();
+  show(start === null ? 0 : start);
+})();
+"""
+
+
+def _json_for_script(value: Any) -> str:
+    """JSON that cannot end its ``<script>`` element early."""
+    text = json.dumps(value, separators=(",", ":"), ensure_ascii=True)
+    return text.replace("<", "\\u003c").replace(">", "\\u003e").replace("&", "\\u0026")
+
+
+def _replay_game(record: Mapping[str, Any]) -> tuple[Any, str]:
+    if not isinstance(record, Mapping):
+        raise RecordError(f"a record is a dict, got {type(record).__name__}")
+    fmt = record.get("format")
+    if fmt == "genial-record":
+        from ..game import Game
+
+        return Game.from_record(record), "board game"
+    if fmt == "genial-cards-record":
+        from ..cards.game import CardGame
+
+        return CardGame.from_record(record), "card game"
+    raise RecordError(
+        f"not a genial record: format is {excerpt(fmt)}, expected 'genial-record' (the board "
+        "game) or 'genial-cards-record' (the card game)"
+    )
+
+
+def _gains(before: Sequence[int], after: Sequence[int]) -> str:
+    pairs = enumerate(zip(before, after, strict=True))
+    return ", ".join(f"+{b - a} {COLOURS[c]}" for c, (a, b) in pairs if b > a)
+
+
+def replay_html(record: Mapping[str, Any], *, title: str | None = None) -> str:
+    """One self-contained HTML page (inline CSS, script and data, no network) that steps
+    through a recorded game of either game: ``record`` is what ``Game.to_record()`` or
+    ``CardGame.to_record()`` made (told apart by its ``"format"``). The page has buttons
+    (first, previous, next, last, play), keys (arrows, Page Up/Down, Home, End), the move list
+    (click a move to go there) and the scores; ``page.html#12`` opens at move 12.
+
+    Every position is replayed with the library; the picture is drawn once, and each step
+    holds only what changed (its players' panels and which tiles show).
+
+    >>> from genial import Game
+    >>> game = Game(2, seed=4)
+    >>> for _ in range(3):
+    ...     game.play(game.choose("greedy"))
+    >>> page = replay_html(game.to_record())
+    >>> page.startswith("<!DOCTYPE html>") and page.count('<li data-step=') == 4
+    True
+    """
+    from .svg import replay_picture
+
+    game, kind = _replay_game(record)
+    picture = replay_picture(game)
+    moves = list(game.moves)
+    n = len(moves)
+    players = game.players
+    fragments: list[str] = []
+    index: dict[str, int] = {}
+    states: list[dict[str, Any]] = []
+    movers: list[int] = [0] * n
+    bonus: list[bool] = [False] * n
+    for i in range(n, -1, -1):  # from the end back to the start, by undo
+        panels = []
+        for p in range(players):
+            text = picture.panel(game, p)
+            if text not in index:
+                index[text] = len(fragments)
+                fragments.append(text)
+            panels.append(index[text])
+        states.append(
+            {
+                "panels": panels,
+                "status": picture.status(game),
+                "current": -1 if game.is_over else game.current_player,
+                "scores": [[int(v) for v in row] for row in game.scores],
+            }
+        )
+        if i > 0:
+            game.undo()
+            movers[i - 1] = game.current_player
+            owed = game.bonus_plays if kind == "board game" else game.bonus_turns
+            bonus[i - 1] = owed > 0
+    states.reverse()
+    items = ['<li data-step="0" class="start">start</li>']
+    for j, move in enumerate(moves):
+        p = movers[j]
+        gained = _gains(states[j]["scores"][p], states[j + 1]["scores"][p])
+        what = f"player {p}: {move}"
+        if bonus[j]:
+            what += " (bonus)"
+        if gained:
+            what += f" ({gained})"
+        states[j + 1]["said"] = f"Move {j + 1}, {what}."
+        items.append(f'<li data-step="{j + 1}" value="{j + 1}">{escape(what)}</li>')
+    first = states[0]
+    svg = picture.document([fragments[i] for i in first["panels"]], first["status"])
+    name = title or f"genial replay: {kind}, rules {game.rules}, {n} moves"
+    head_cells = "".join(f'<th title="{COLOUR_NAMES[c]}">{COLOURS[c]}</th>' for c in range(6))
+    score_rows = "".join(
+        f"<tr><th>player {p}</th>" + "<td></td>" * 7 + "</tr>" for p in range(players)
+    )
+    data = {"steps": states, "fragments": fragments}
+    return (
+        "<!DOCTYPE html>\n"
+        '<html lang="en"><head><meta charset="utf-8">'
+        '<meta name="viewport" content="width=device-width, initial-scale=1">'
+        f"<title>{escape(name)}</title><style>{_PAGE_CSS}</style></head><body>"
+        f"<h1>{escape(name)}</h1>"
+        f'<p class="meta">{escape(states[-1]["status"])}</p>'
+        f'<main><div id="picture">{svg}</div><aside>'
+        '<div class="controls">'
+        '<button id="first" title="first (Home)" aria-label="first">|&#x25C0;</button>'
+        '<button id="prev" title="previous (Left)" aria-label="previous">&#x25C0;</button>'
+        '<span id="counter" aria-live="polite"></span>'
+        '<button id="next" title="next (Right)" aria-label="next">&#x25B6;</button>'
+        '<button id="last" title="last (End)" aria-label="last">&#x25B6;|</button>'
+        '<button id="play" title="play through">play</button></div>'
+        '<p id="status" aria-live="polite"></p>'
+        f'<table class="scores"><thead><tr><th></th>{head_cells}<th>low</th></tr></thead>'
+        f"<tbody>{score_rows}</tbody></table>"
+        f'<ol id="moves">{"".join(items)}</ol>'
+        '<p class="keys">Keys: &#x2190; &#x2192; step, Page Up/Down ten moves, Home/End '
+        "start/end; click a move to go there.</p>"
+        "</aside></main>"
+        f'<script type="application/json" id="genial-data">{_json_for_script(data)}</script>'
+        f"<script>{_PAGE_JS}</script></body></html>\n"
+    )
