@@ -18,7 +18,7 @@ def main(path: str) -> None:
         f"{machine.get('cpu', {}).get('count', '?')} cores, Python {machine['python_version']}"
     )
     print()
-    print("| engine | rules | policy | workers | games/s | moves/s (placements + swaps) |")
+    print("| engine | rules | policy | workers | games/s | moves/s (placements or plays + swaps) |")
     print("|---|---|---|---|---|---|")
     for bench in data["benchmarks"]:
         info = bench["extra_info"]

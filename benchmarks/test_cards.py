@@ -1,7 +1,7 @@
 """The card game's batch speed (pytest-benchmark; ``python -m pytest benchmarks/test_cards.py``).
 
-Random and greedy games for 2, 3 and 4 players on one core, seed 1; games/s and turns/s land in
-``extra_info`` (``benchmarks/table.py`` prints them).
+Random, greedy and epsilon-greedy games on one core, seed 1; games/s and moves/s (plays and
+swaps) land in ``extra_info`` (``benchmarks/table.py`` prints them).
 """
 
 from __future__ import annotations
