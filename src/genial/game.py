@@ -259,14 +259,6 @@ class Game(History):
             return Move.from_action(int(move), self._rules)  # says what is wrong
         raise IllegalMoveError(f"expected a Move, a move text or an action id, got {excerpt(move)}")
 
-    def _check_seat(self, player: object) -> None:
-        if isinstance(player, bool) or not isinstance(player, (int, np.integer)):
-            raise GenialError(f"a player is an int seat, got {excerpt(player)}")
-        if not 0 <= player < self.players:
-            raise GenialError(
-                f"player {excerpt(player)} is not a seat of this {self.players}-player game"
-            )
-
     def _check_cells(self, m: Move) -> None:
         assert m.cells is not None
         board = self._core.board()

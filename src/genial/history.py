@@ -14,7 +14,7 @@ from typing import Any, ClassVar, TypeVar
 
 import numpy as np
 
-from .errors import IllegalMoveError, RecordError, excerpt
+from .errors import GenialError, IllegalMoveError, RecordError, excerpt, is_int
 from .policies import parse_policy
 from .seeds import (
     POLICY_STREAM,
@@ -72,6 +72,16 @@ class History:
         self._history = []
 
     # -- the subclass's part ---------------------------------------------------------------------
+    def _check_seat(self, player: object) -> None:
+        """``GenialError`` unless ``player`` is a seat of this game."""
+        if not is_int(player):
+            raise GenialError(f"a player is an int seat, got {excerpt(player)}")
+        players = self._rules.players
+        if not 0 <= player < players:  # type: ignore[operator]
+            raise GenialError(
+                f"player {excerpt(player)} is not a seat of this {players}-player game"
+            )
+
     def _as_move(self, move: Any) -> Any:  # pragma: no cover - every subclass defines it
         raise NotImplementedError
 

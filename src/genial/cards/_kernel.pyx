@@ -79,6 +79,7 @@ cdef void _build_tables() noexcept:
 common_init()
 _build_tables()
 CARDS = tuple((CARD_A[t], CARD_B[t]) for t in range(NCARD))
+_CARD_TEXT = tuple("RGBOYP"[a] + "RGBOYP"[b] for a, b in CARDS)   # for messages
 ACTION_SIZE = A_SIZE
 ACTION_SWAP = A_SWAP
 ACTION_KEEP = A_KEEP
@@ -623,7 +624,7 @@ cdef class Cards:
         if ds.error == DRAW_SCRIPT_SHORT:
             raise ValueError(f"the record's draws run out after {ds.pos} cards")
         if ds.error == DRAW_NOT_IN_BAG:
-            raise ValueError(f"drawn card {CARDS[ds.script[ds.pos - 1]]} is not in the deck")
+            raise ValueError(f"drawn card {_CARD_TEXT[ds.script[ds.pos - 1]]} is not in the deck")
         if script is not None and ds.pos != ds.n_script:
             raise ValueError(f"{ds.n_script} cards given to draw, {ds.pos} drawn")
         if rc < 0 or ds.error != DRAW_OK:

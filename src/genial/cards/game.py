@@ -318,12 +318,6 @@ class CardGame(History):
             f"expected a CardMove, a move text or an action id, got {excerpt(move)}"
         )
 
-    def _check_seat(self, player: object) -> None:
-        if isinstance(player, (bool, np.bool_)) or not isinstance(player, (int, np.integer)):
-            raise GenialError(f"a player is an int seat, got {excerpt(player)}")
-        if not 0 <= player < self.players:
-            raise GenialError(f"player {player} is not a seat of this {self.players}-player game")
-
     def _check_legal(self, m: CardMove) -> None:
         """Raise an ``IllegalMoveError`` saying why ``m`` is not legal now."""
         if self._core.is_legal(m.action):

@@ -267,7 +267,14 @@ class CardPosition:
                 )
         return cls(
             rules=rules,
-            markers=tuple(tuple(m) for m in markers) if markers is not None else ((0,) * 6,) * n,
+            markers=(
+                tuple(
+                    _ints_of(m, f"markers of player {p}", 6)
+                    for p, m in enumerate(_rows(markers, "markers", n))
+                )
+                if markers is not None
+                else ((0,) * 6,) * n
+            ),
             hands=tuple(hand_rows),
             displays=tuple(display_rows),
             deck=tuple(COPIES - k for k in used),
