@@ -40,6 +40,7 @@ extensions = [
     for name, source in (
         ("genial._core", "src/genial/_core.pyx"),  # the board game
         ("genial.cards._kernel", "src/genial/cards/_kernel.pyx"),  # the card game
+        ("genial._vector", "src/genial/_vector.pyx"),  # the batched vector environment
     )
 ]
 

@@ -143,6 +143,7 @@ cdef int illegal_reason(State *st, int action) noexcept nogil
 cdef int legal_actions(State *st, int32_t *out) noexcept nogil
 cdef int apply_action(State *st, int action, Draws *ds) noexcept nogil
 cdef int choose(State *st, int policy, double epsilon, bitgen_t *rng) noexcept nogil
+cdef void deal(State *st, Draws *ds) noexcept nogil   # fill every rack from the bag (a game's start)
 cdef void ranks(State *st, int16_t *out) noexcept nogil
 cdef int play_game(State *st, const uint8_t *pol, const double *eps, bitgen_t *policy_rng,
                    Draws *ds, GameLog *log, const int16_t *forced_seat,
