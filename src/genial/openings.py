@@ -30,7 +30,7 @@ from typing import TYPE_CHECKING, Any, Literal
 import numpy as np
 
 from .batch import Playouts, prepare, run_many, simulate
-from .batch.backends import worker_count
+from .batch.backends import checked_backend
 from .batch.run import check_memory
 from .errors import GenialError, excerpt
 from .game import Game
@@ -434,6 +434,11 @@ class OpeningAnalysis:
     def __str__(self) -> str:
         return self.summary()
 
+    def _repr_html_(self) -> str:
+        from .render.html import openings_html
+
+        return openings_html(self)
+
 
 def _table(
     classes: Sequence[OpeningClass],
@@ -501,7 +506,7 @@ def analyse(
     games_per_opening: int = 1000,
     policy: str | Sequence[str] = "greedy",
     seed: Any = None,
-    workers: int = -1,
+    workers: int | None = None,
     reply_to: Move | str | None = None,
     progress: bool = False,
     epsilon: float = 0.1,
@@ -509,6 +514,8 @@ def analyse(
     tournament: bool = False,
     tiles: Literal["standard", "travel"] = "standard",
     rules: Rules | None = None,
+    backend: str = "threads",
+    address: Any = None,
 ) -> OpeningAnalysis:
     """Play every class of openings ``games_per_opening`` times and tabulate the results.
 
@@ -516,7 +523,9 @@ def analyse(
     placement (its tile given before the deal, the rest random); everything after is played by
     ``policy`` (default greedy: random play ends with a lowest colour near 0 and says little
     about real play). Class ``i`` draws from the ``i``-th child of ``SeedSequence(seed)``, so the
-    table does not depend on ``workers``. Workers are threads running classes side by side.
+    table does not depend on ``workers``. Workers are threads running classes side by side
+    (default: every core); ``backend="dask"`` runs the classes' chunks on a Dask cluster instead
+    (``address`` and ``workers`` as for ``genial.simulate``), with the same table.
 
     >>> result = analyse(2, games_per_opening=20, seed=1, workers=1)
     >>> len(result.table), int(result.table["games"].sum())
@@ -530,7 +539,7 @@ def analyse(
         raise GenialError(f"games_per_opening must be >= 1, got {excerpt(int(games_per_opening))}")
     bases, epsilons = parse_policies(policy, players, epsilon)
     names = tuple(canonical(b, e) for b, e in zip(bases, epsilons, strict=True))
-    n_workers = worker_count(workers)
+    backend, n_workers = checked_backend(backend, workers, address, default_workers=-1)
     root = as_seed_sequence(seed)
     first = None
     if reply_to is not None:
@@ -554,7 +563,9 @@ def analyse(
     ]
     began = time.perf_counter()
     # every class's chunks through one pool: Ctrl-C stops within a chunk's time
-    results = run_many(jobs, workers=n_workers, progress=progress)
+    results = run_many(
+        jobs, workers=n_workers, progress=progress, backend=backend, address=address
+    )
     stats = [_class_stats(runs, seat) for runs in results]
     seconds = time.perf_counter() - began
     metric = "lowest" if players == 1 else "win_rate"

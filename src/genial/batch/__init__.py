@@ -2,7 +2,10 @@
 
 ``simulate`` plays a batch and returns ``Playouts``; a ``BatchSpec`` says everything that
 determines the games but their number; ``run_chunk(spec, chunk, size)`` plays one chunk and
-returns its rows (pure: threads, processes and clusters are backends of one map).
+returns its rows (pure: threads, processes and clusters are backends of one map:
+``backend="dask"`` runs the chunks on a Dask cluster). ``simulate(..., out="runs/")`` writes a
+Parquet dataset part by part instead; ``open_dataset`` (also ``genial.batch.open``) reads it
+back as a ``Dataset``.
 
 >>> runs = simulate(2000, players=2, policy="random", seed=1)
 >>> len(runs), runs.scores.shape, runs.ranks.shape
@@ -11,17 +14,22 @@ returns its rows (pure: threads, processes and clusters are backends of one map)
 True
 """
 
+from .dataset import Dataset, open_dataset
 from .results import Playouts, Summary
 from .run import prepare, run, run_chunk, run_many, simulate
 from .spec import CHUNK, BatchSpec, Chunk, GameAdapter
+
+open = open_dataset  # genial.batch.open("runs/"); not in __all__: it would shadow the builtin
 
 __all__ = [
     "CHUNK",
     "BatchSpec",
     "Chunk",
+    "Dataset",
     "GameAdapter",
     "Playouts",
     "Summary",
+    "open_dataset",
     "prepare",
     "run",
     "run_chunk",

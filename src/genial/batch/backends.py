@@ -1,33 +1,53 @@
-"""Where chunks run: the serial backend and the thread pool (the kernel releases the GIL, so
-threads use every core). Each backend maps a pure chunk function over chunk indices and yields
-the results in order, as they arrive; the results never depend on the backend."""
+"""Where chunks run: the serial backend, the thread pool (the kernel releases the GIL, so threads
+use every core) and a Dask cluster (``distributed``: processes, or machines). Each backend maps a
+pure chunk function over chunk indices and yields the results as they arrive: in order for the
+serial and thread backends, in the order they finish on a cluster (every result names its
+chunk). The results never depend on the backend."""
 
 from __future__ import annotations
 
+import importlib
+import math
 import os
+import uuid
 from collections import deque
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Generator, Iterable, Sequence
 from concurrent.futures import Future, ThreadPoolExecutor
-from typing import Protocol, TypeVar
+from typing import Any, Protocol, TypeVar
 
 import numpy as np
 
+from .._version import __version__
 from ..errors import GenialError, excerpt
 
-__all__ = ["Backend", "Serial", "Threads", "backend_for", "worker_count"]
+__all__ = [
+    "BACKENDS",
+    "Backend",
+    "Dask",
+    "Serial",
+    "Threads",
+    "backend_for",
+    "checked_backend",
+    "worker_count",
+]
 
 T = TypeVar("T")
 R = TypeVar("R")
 
+BACKENDS = ("serial", "threads", "dask")
+"""The backends by name (``simulate(..., backend=...)``)."""
+
+DASK_EXTRA = "pip install 'genial-sim[dask]'"
+
 
 class Backend(Protocol):
-    def map(self, fn: Callable[[T], R], items: Iterable[T]) -> Iterator[R]: ...
+    def map(self, fn: Callable[[T], R], items: Iterable[T]) -> Generator[R, None, None]: ...
 
 
 class Serial:
     """Chunks one after another in the calling thread."""
 
-    def map(self, fn: Callable[[T], R], items: Iterable[T]) -> Iterator[R]:
+    def map(self, fn: Callable[[T], R], items: Iterable[T]) -> Generator[R, None, None]:
         for item in items:
             yield fn(item)
 
@@ -40,7 +60,7 @@ class Threads:
     def __init__(self, workers: int) -> None:
         self.workers = workers
 
-    def map(self, fn: Callable[[T], R], items: Iterable[T]) -> Iterator[R]:
+    def map(self, fn: Callable[[T], R], items: Iterable[T]) -> Generator[R, None, None]:
         pool = ThreadPoolExecutor(max_workers=self.workers)
         pending: deque[Future[R]] = deque()
         try:
@@ -56,6 +76,156 @@ class Threads:
             pool.shutdown(wait=True, cancel_futures=True)
 
 
+def _map_group(fn: Callable[[T], R], items: Sequence[T]) -> list[R]:
+    """One cluster task: ``fn`` over a group of items, in the worker."""
+    return [fn(item) for item in items]
+
+
+def _worker_version() -> str:
+    """The genial version a worker imports (pickled by reference: a worker without genial
+    fails to run it)."""
+    from .. import _version
+
+    return _version.__version__
+
+
+def import_distributed() -> Any:
+    """``distributed``, or an ImportError naming the extra that installs it."""
+    try:
+        return importlib.import_module("distributed")
+    except ImportError:
+        raise ImportError(f"backend='dask' needs dask.distributed: {DASK_EXTRA}") from None
+
+
+class Dask:
+    """Chunks on a Dask cluster (``distributed``).
+
+    ``address`` is the scheduler's (``"tcp://host:8786"``), a ``distributed.Client`` (used as it
+    is and left open) or a cluster object (``LocalCluster``, ...); ``None`` starts a
+    ``LocalCluster`` of ``workers`` single-threaded worker processes for the run and closes it
+    after. Each task plays a group of up to ``chunks_per_task`` chunks in its worker (tens of
+    thousands of games; smaller groups when the run is short, so that every worker thread gets
+    about ``tasks_per_thread`` tasks), so the scheduler handles a few tasks a second; at most
+    ``in_flight`` tasks per worker thread are out, and results stream back as they finish. A
+    worker that dies has its tasks recomputed elsewhere (chunks are pure: the results are the
+    same). On an error or an interruption the outstanding tasks are cancelled and a cluster
+    started here is closed.
+    """
+
+    def __init__(
+        self,
+        address: Any = None,
+        workers: int | None = None,
+        chunks_per_task: int = 64,
+        tasks_per_thread: int = 8,
+        in_flight: int = 2,
+    ) -> None:
+        self.address = address
+        self.workers = workers
+        self.chunks_per_task = chunks_per_task
+        self.tasks_per_thread = tasks_per_thread
+        self.in_flight = in_flight
+
+    def _connect(self, distributed: Any) -> tuple[Any, Any, bool]:
+        """The client, the cluster started here (or None) and whether the client is ours."""
+        address = self.address
+        if address is None:
+            workers = self.workers or os.cpu_count() or 1
+            cluster = distributed.LocalCluster(
+                n_workers=workers,
+                threads_per_worker=1,
+                processes=True,
+                dashboard_address="127.0.0.1:0",  # a free port: none taken, no warning
+            )
+            try:
+                client = distributed.Client(cluster, set_as_default=False)
+            except BaseException:
+                cluster.close()
+                raise
+            return client, cluster, True
+        if isinstance(address, distributed.Client):
+            _check_workers(address)
+            return address, None, False
+        target = getattr(address, "scheduler_address", address)  # a cluster object
+        try:
+            client = distributed.Client(target, set_as_default=False)
+        except OSError as error:
+            raise GenialError(
+                f"address: no Dask scheduler answers at {excerpt(target)} ({error})"
+            ) from error
+        try:
+            _check_workers(client)
+        except BaseException:
+            client.close()
+            raise
+        return client, None, True
+
+    def map(self, fn: Callable[[T], R], items: Iterable[T]) -> Generator[R, None, None]:
+        todo = list(items)
+        if not todo:
+            return
+        distributed = import_distributed()
+        client, cluster, owned = self._connect(distributed)
+        in_flight: dict[str, Any] = {}
+        try:
+            threads = max(1, sum(client.nthreads().values()))
+            per_task = max(
+                1,
+                min(self.chunks_per_task, math.ceil(len(todo) / (self.tasks_per_thread * threads))),
+            )
+            groups = iter(range(0, len(todo), per_task))
+            run = uuid.uuid4().hex[:12]
+            arrivals = distributed.as_completed(loop=client.loop)
+
+            def submit() -> None:
+                start = next(groups, None)
+                if start is None:
+                    return
+                future = client.submit(
+                    _map_group,
+                    fn,
+                    todo[start : start + per_task],
+                    key=f"genial-chunks-{run}-{start // per_task}",
+                )
+                in_flight[future.key] = future
+                arrivals.add(future)
+
+            for _ in range(self.in_flight * threads):
+                submit()
+            for future in arrivals:
+                results = future.result()
+                del in_flight[future.key]
+                submit()
+                yield from results
+        finally:
+            if in_flight:
+                client.cancel(list(in_flight.values()))
+                in_flight.clear()
+            if owned:
+                client.close()
+            if cluster is not None:
+                cluster.close()
+
+
+def _check_workers(client: Any) -> None:
+    """Every worker of the cluster imports this version of genial (else chunks would fail, or
+    worse, differ)."""
+    try:
+        versions = client.run(_worker_version)
+    except Exception as error:
+        raise GenialError(
+            f"a Dask worker cannot import genial ({type(error).__name__}: {error}): install "
+            f"genial-sim {__version__} on every worker"
+        ) from error
+    wrong = {w: v for w, v in versions.items() if v != __version__}
+    if wrong:
+        worker, version = next(iter(wrong.items()))
+        raise GenialError(
+            f"{len(wrong)} Dask worker(s) run genial {version} (e.g. {worker}), this process "
+            f"{__version__}: install the same version everywhere"
+        )
+
+
 def worker_count(workers: object) -> int:
     """``workers`` checked: an int >= 1, or -1 for every core."""
     if isinstance(workers, (bool, np.bool_)) or not isinstance(workers, (int, np.integer)):
@@ -69,6 +239,53 @@ def worker_count(workers: object) -> int:
     return int(workers)
 
 
-def backend_for(workers: int, chunks: int) -> Backend:
-    """The serial backend for one worker (or one chunk), else threads."""
-    return Serial() if workers == 1 or chunks <= 1 else Threads(workers)
+def checked_backend(
+    backend: object, workers: object, address: object, default_workers: int = 1
+) -> tuple[str, int | None]:
+    """``backend``, ``workers`` and ``address`` checked together: the backend's name and its
+    worker count (``None`` for a cluster at ``address``, which has its own workers).
+    ``workers=None`` means ``default_workers`` threads (-1: every core), or every core for a
+    local Dask cluster. Checks that ``distributed`` is installed for ``backend="dask"``."""
+    if not isinstance(backend, str) or backend not in BACKENDS:
+        raise GenialError(
+            f"backend must be one of {', '.join(map(repr, BACKENDS))}, got {excerpt(backend)}"
+        )
+    if backend != "dask":
+        if address is not None:
+            raise GenialError("address is a Dask scheduler's: pass backend='dask' with it")
+        n = worker_count(default_workers if workers is None else workers)
+        if backend == "serial" and n != 1:
+            raise GenialError(
+                f"backend='serial' plays in one thread: workers must be 1, got {excerpt(workers)}"
+            )
+        return backend, n
+    distributed = import_distributed()
+    if address is None:
+        return backend, worker_count(-1 if workers is None else workers)
+    if workers is not None:
+        raise GenialError(
+            "workers: the cluster at address has its own workers; leave workers unset"
+        )
+    if not (
+        isinstance(address, (str, distributed.Client)) or hasattr(address, "scheduler_address")
+    ):
+        raise GenialError(
+            "address: a scheduler address ('tcp://host:8786'), a distributed.Client or a "
+            f"cluster, got {excerpt(address)}"
+        )
+    if isinstance(address, str) and not address.strip():
+        raise GenialError("address: an empty scheduler address")
+    return backend, None
+
+
+def backend_for(
+    workers: int | None, chunks: int, backend: str = "threads", address: Any = None
+) -> Backend:
+    """The backend of a checked ``checked_backend`` result: for threads, the serial backend
+    for one worker (or one chunk), else the thread pool; for ``"dask"``, the cluster."""
+    if backend == "dask":
+        return Dask(address, workers)
+    if backend == "serial" or workers == 1 or chunks <= 1:
+        return Serial()
+    assert workers is not None
+    return Threads(workers)

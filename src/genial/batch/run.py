@@ -2,25 +2,30 @@
 
 Chunk ``c`` of a batch draws all its randomness from ``PCG64(child_seed(seed, c))``, so results
 depend only on the spec and never on the number of workers or the backend. ``run_chunk`` is pure
-(it returns its arrays), so threads, processes and clusters are only backends of one ``map``.
+(it returns its arrays), so threads, processes and clusters are only backends of one ``map``
+(``genial.batch.backends``: serial, threads, a Dask cluster). With ``out=`` a batch goes to a
+Parquet dataset on disk chunk by chunk instead of memory (``genial.batch.dataset``).
 """
 
 from __future__ import annotations
 
 import os
 import time
-from collections.abc import Sequence
-from typing import Any, Literal
+from collections.abc import Callable, Sequence
+from typing import TYPE_CHECKING, Any, Literal, overload
 
 import numpy as np
 
 from ..errors import GenialError, checked_flag, excerpt
 from ..registry import entry
 from ..seeds import as_seed_sequence
-from .backends import backend_for, worker_count
+from .backends import backend_for, checked_backend
 from .progress import progress_bar
 from .results import Playouts
 from .spec import CHUNK, BatchSpec, Chunk, chunks
+
+if TYPE_CHECKING:  # pragma: no cover
+    from .dataset import Dataset
 
 __all__ = ["check_memory", "prepare", "run", "run_chunk", "run_many", "simulate"]
 
@@ -56,45 +61,92 @@ def run_chunk(spec: BatchSpec, chunk: int, size: int) -> Chunk:
     return Chunk(chunk, rows, logs)
 
 
-def run(spec: BatchSpec, n: int, *, workers: int = 1, progress: bool = False) -> Playouts:
-    """Play ``n`` games of ``spec`` on the backend for ``workers`` and gather the results."""
-    return run_many([(spec, n)], workers=workers, progress=progress)[0]
+Item = tuple[int, BatchSpec, int, int]
+"""A chunk to play: (job, spec, chunk index, games)."""
+
+
+def _play(item: Item) -> tuple[int, Chunk]:
+    """The function every backend maps (module-level, so a cluster worker imports it)."""
+    job, spec, chunk, size = item
+    return job, run_chunk(spec, chunk, size)
+
+
+def play_chunks(
+    items: Sequence[Item],
+    on_chunk: Callable[[int, Chunk], None],
+    *,
+    workers: int | None,
+    backend: str = "threads",
+    address: Any = None,
+    progress: bool = False,
+) -> float:
+    """Play ``items`` on a checked backend, calling ``on_chunk(job, chunk)`` for each chunk as
+    it arrives (in any order on a cluster) and advancing the progress bar; the seconds taken.
+    An error or a ``KeyboardInterrupt`` (from a chunk, ``on_chunk`` or the bar) stops the
+    backend (queued chunks cancelled, a cluster started for the run closed) and propagates."""
+    total = sum(item[3] for item in items)
+    bar = progress_bar(total, progress)
+    began = time.perf_counter()
+    results = backend_for(workers, len(items), backend, address).map(_play, items)
+    try:
+        for job, done in results:
+            on_chunk(job, done)
+            if bar:
+                bar(len(done.rows))
+    finally:
+        results.close()
+    if bar and total == 0:
+        bar(0)
+    return time.perf_counter() - began
+
+
+def run(
+    spec: BatchSpec,
+    n: int,
+    *,
+    workers: int | None = None,
+    progress: bool = False,
+    backend: str = "threads",
+    address: Any = None,
+) -> Playouts:
+    """Play ``n`` games of ``spec`` on the backend and gather the results (``run_many``)."""
+    return run_many(
+        [(spec, n)], workers=workers, progress=progress, backend=backend, address=address
+    )[0]
 
 
 def run_many(
-    jobs: Sequence[tuple[BatchSpec, int]], *, workers: int = 1, progress: bool = False
+    jobs: Sequence[tuple[BatchSpec, int]],
+    *,
+    workers: int | None = None,
+    progress: bool = False,
+    backend: str = "threads",
+    address: Any = None,
 ) -> list[Playouts]:
     """Play several batches (``(spec, games)`` each) through one backend, their chunks side by
-    side, and return one ``Playouts`` per batch. Results do not depend on ``workers``. A
-    ``KeyboardInterrupt`` stops the run within about a chunk's time and propagates."""
+    side, and return one ``Playouts`` per batch. Results do not depend on ``workers`` or the
+    backend (``"serial"``, ``"threads"``, or ``"dask"`` with ``address``, as for ``simulate``).
+    A ``KeyboardInterrupt`` stops the run within about a chunk's time and propagates."""
+    backend, n_workers = checked_backend(backend, workers, address)
     adapters = [entry(spec.game).adapter for spec, _ in jobs]
     rows = [np.zeros(n, dtype=a.row_dtype) for a, (_, n) in zip(adapters, jobs, strict=True)]
     logs = [
         np.zeros(n, dtype=a.log_dtype) if spec.records else None
         for a, (spec, n) in zip(adapters, jobs, strict=True)
     ]
-    items = [(j, c, size) for j, (_, n) in enumerate(jobs) for c, size in chunks(n)]
-    total = sum(n for _, n in jobs)
-    bar = progress_bar(total, progress)
-    began = time.perf_counter()
+    items = [(j, spec, c, size) for j, (spec, n) in enumerate(jobs) for c, size in chunks(n)]
 
-    def play(item: tuple[int, int, int]) -> tuple[int, Chunk]:
-        j, c, size = item
-        return j, run_chunk(jobs[j][0], c, size)
-
-    backend = backend_for(workers, len(items))
-    for j, done in backend.map(play, items):
+    def place(j: int, done: Chunk) -> None:
         lo = done.index * CHUNK
         hi = lo + len(done.rows)
         rows[j][lo:hi] = done.rows
         job_logs = logs[j]
         if job_logs is not None and done.logs is not None:
             job_logs[lo:hi] = done.logs
-        if bar:
-            bar(hi - lo)
-    if bar and total == 0:
-        bar(0)
-    seconds = time.perf_counter() - began
+
+    seconds = play_chunks(
+        items, place, workers=n_workers, backend=backend, address=address, progress=progress
+    )
     return [
         Playouts(spec, r, np.arange(n, dtype=np.int64), lg, seconds=seconds)
         for (spec, n), r, lg in zip(jobs, rows, logs, strict=True)
@@ -119,6 +171,43 @@ def prepare(
 ) -> BatchSpec:
     """The checked ``BatchSpec`` of a ``simulate`` call (every argument checked, nothing played,
     nothing allocated); ``simulate``'s parameters."""
+    return _prepare(
+        n_games,
+        players,
+        fits=True,
+        policy=policy,
+        seed=seed,
+        start=start,
+        openings=openings,
+        records=records,
+        epsilon=epsilon,
+        teams=teams,
+        tournament=tournament,
+        tiles=tiles,
+        rules=rules,
+        game=game,
+    )
+
+
+def _prepare(
+    n_games: int,
+    players: Any,
+    *,
+    fits: bool,
+    policy: str | Sequence[str],
+    seed: Any,
+    start: Any,
+    openings: Sequence[Any],
+    records: bool,
+    epsilon: float,
+    teams: bool,
+    tournament: bool,
+    tiles: Literal["standard", "travel"],
+    rules: Any,
+    game: str,
+) -> BatchSpec:
+    """``prepare``; ``fits``: refuse results that cannot fit in memory (not for a dataset on
+    disk, which holds a few chunks at a time)."""
     if isinstance(n_games, (bool, np.bool_)) or not isinstance(n_games, (int, np.integer)):
         raise GenialError(f"n_games must be an int, got {excerpt(n_games)}")
     if n_games < 0:
@@ -127,7 +216,8 @@ def prepare(
         raise GenialError(f"n_games must be at most {MAX_GAMES:,}, got {excerpt(int(n_games))}")
     records = checked_flag(records, "records")
     game_entry = entry(game)
-    check_memory(int(n_games), game_entry.adapter, bool(records))
+    if fits:
+        check_memory(int(n_games), game_entry.adapter, bool(records))
     game_rules = game_entry.rules(
         players, teams=teams, tournament=tournament, tiles=tiles, rules=rules
     )
@@ -139,13 +229,14 @@ def prepare(
     )
 
 
+@overload
 def simulate(
     n_games: int,
     players: int | str | Any = 2,
     *,
     policy: str | Sequence[str] = "random",
     seed: Any = None,
-    workers: int = 1,
+    workers: int | None = None,
     start: Any = None,
     openings: Sequence[Any] = (),
     records: bool = False,
@@ -156,7 +247,63 @@ def simulate(
     tiles: Literal["standard", "travel"] = "standard",
     rules: Any = None,
     game: str = "board",
-) -> Playouts:
+    backend: str = "threads",
+    address: Any = None,
+    out: None = None,
+    overwrite: bool = False,
+    resume: bool = False,
+) -> Playouts: ...
+
+
+@overload
+def simulate(
+    n_games: int,
+    players: int | str | Any = 2,
+    *,
+    policy: str | Sequence[str] = "random",
+    seed: Any = None,
+    workers: int | None = None,
+    start: Any = None,
+    openings: Sequence[Any] = (),
+    records: bool = False,
+    progress: bool = False,
+    epsilon: float = 0.1,
+    teams: bool = False,
+    tournament: bool = False,
+    tiles: Literal["standard", "travel"] = "standard",
+    rules: Any = None,
+    game: str = "board",
+    backend: str = "threads",
+    address: Any = None,
+    out: str | os.PathLike[str],
+    overwrite: bool = False,
+    resume: bool = False,
+) -> Dataset: ...
+
+
+def simulate(
+    n_games: int,
+    players: int | str | Any = 2,
+    *,
+    policy: str | Sequence[str] = "random",
+    seed: Any = None,
+    workers: int | None = None,
+    start: Any = None,
+    openings: Sequence[Any] = (),
+    records: bool = False,
+    progress: bool = False,
+    epsilon: float = 0.1,
+    teams: bool = False,
+    tournament: bool = False,
+    tiles: Literal["standard", "travel"] = "standard",
+    rules: Any = None,
+    game: str = "board",
+    backend: str = "threads",
+    address: Any = None,
+    out: str | os.PathLike[str] | None = None,
+    overwrite: bool = False,
+    resume: bool = False,
+) -> Playouts | Dataset:
     """Play ``n_games`` whole games inside the kernel and return their results.
 
     Parameters
@@ -170,9 +317,11 @@ def simulate(
         ``genial.policies``); one name for every seat, or one per seat.
     seed : anything ``numpy.random.default_rng`` accepts
         The root of the run's randomness; the same seed gives identical arrays whatever
-        ``workers`` is.
-    workers : int
-        Threads running kernel chunks without the GIL; ``-1`` for all cores.
+        ``workers`` and ``backend`` are.
+    workers : int, optional
+        Threads running kernel chunks without the GIL (default 1; ``-1`` for all cores); with
+        ``backend="dask"`` and no ``address``, the worker processes of the local cluster
+        (default: one per core).
     start : Game or position text, optional
         Continue every game from this position (racks as they are, the bag's draws random).
     openings : sequence of moves, optional
@@ -191,6 +340,22 @@ def simulate(
         seats 0 and 2, 1: seats 1 and 3).
     game : str
         The registry name of the game (``genial.games()``).
+    backend : str
+        Where the chunks run: ``"threads"`` (default; one thread is the serial loop),
+        ``"serial"``, or ``"dask"``: a Dask cluster (``genial-sim[dask]``), a ``LocalCluster``
+        of worker processes started for the run unless ``address`` is given. Same results.
+    address : str, distributed.Client or cluster, optional
+        With ``backend="dask"``: the scheduler to run on (``"tcp://host:8786"``; see
+        ``docs/cluster.md``), or a client or cluster object of this process (left open).
+    out : path, optional
+        Write the games to this directory as a partitioned Parquet dataset, part by part as
+        they are played (``genial-sim[parquet]``; layout in ``docs/cluster.md``), and return
+        the ``genial.batch.Dataset`` instead of a ``Playouts``: runs larger than memory.
+    overwrite : bool
+        With ``out``: replace a dataset already there (else refused, before anything is played).
+    resume : bool
+        With ``out``: finish an interrupted run of the same arguments (same seed), playing only
+        its missing parts.
 
     Examples
     --------
@@ -200,11 +365,16 @@ def simulate(
     >>> simulate(10, rules="4t", seed=1).rules
     Rules(players=4, teams=True)
     """
-    n_workers = worker_count(workers)
+    backend, n_workers = checked_backend(backend, workers, address)
     progress = checked_flag(progress, "progress")
-    spec = prepare(
+    overwrite = checked_flag(overwrite, "overwrite")
+    resume = checked_flag(resume, "resume")
+    if out is None and (overwrite or resume):
+        raise GenialError("overwrite and resume are options of out= (a dataset on disk)")
+    spec = _prepare(
         n_games,
         players,
+        fits=out is None,
         policy=policy,
         seed=seed,
         start=start,
@@ -217,4 +387,25 @@ def simulate(
         rules=rules,
         game=game,
     )
-    return run(spec, int(n_games), workers=n_workers, progress=progress)
+    if out is None:
+        return run(
+            spec,
+            int(n_games),
+            workers=n_workers,
+            progress=progress,
+            backend=backend,
+            address=address,
+        )
+    from .dataset import write
+
+    return write(
+        spec,
+        int(n_games),
+        out,
+        overwrite=overwrite,
+        resume=resume,
+        workers=n_workers,
+        backend=backend,
+        address=address,
+        progress=progress,
+    )

@@ -1,0 +1,219 @@
+"""genial.batch on a Dask cluster (``backend="dask"``): worker processes of a LocalCluster, or the
+scheduler at an address, give the same games as the serial loop for the same seed; a worker
+killed mid-run has its chunks recomputed and the results are still the same."""
+
+from __future__ import annotations
+
+import importlib
+import multiprocessing
+import os
+import signal
+import sys
+from collections.abc import Callable, Iterator
+from typing import Any
+
+import numpy as np
+import pytest
+
+from genial import GenialError, Playouts, simulate
+from genial.batch import CHUNK, open_dataset
+
+distributed = pytest.importorskip("distributed")
+pd = pytest.importorskip("pandas")
+RUN = importlib.import_module("genial.batch.run")  # (genial.batch.run is also a function)
+BACKENDS = importlib.import_module("genial.batch.backends")
+
+
+def assert_same(a: Playouts, b: Playouts) -> None:
+    """Every column of every row, and the game numbers and logs, identical."""
+    assert a.rows.dtype == b.rows.dtype
+    for name in a.rows.dtype.names or ():
+        assert np.array_equal(a.rows[name], b.rows[name]), name
+    assert np.array_equal(a.game, b.game)
+    assert (a.logs is None) == (b.logs is None)
+    if a.logs is not None and b.logs is not None:
+        for name in a.logs.dtype.names or ():  # (not the padding: the kernel leaves it)
+            assert np.array_equal(a.logs[name], b.logs[name]), name
+
+
+@pytest.fixture(scope="module")
+def cluster() -> Iterator[Any]:
+    """Two single-threaded worker processes (what the embedded default starts)."""
+    with distributed.LocalCluster(
+        n_workers=2, threads_per_worker=1, processes=True, dashboard_address="127.0.0.1:0"
+    ) as local:
+        yield local
+
+
+@pytest.fixture
+def client(cluster: Any) -> Iterator[Any]:
+    with distributed.Client(cluster, set_as_default=False) as c:
+        yield c
+
+
+def test_embedded_local_cluster_gives_the_serial_games() -> None:
+    """address=None starts a LocalCluster of worker processes for the run (and closes it)."""
+    n = 5 * CHUNK + 17
+    serial = simulate(n, 2, policy="epsilon-greedy", seed=42, records=True, backend="serial")
+    threads = simulate(n, 2, policy="epsilon-greedy", seed=42, records=True, workers=2)
+    before = set(multiprocessing.active_children())
+    dask = simulate(n, 2, policy="epsilon-greedy", seed=42, records=True, backend="dask", workers=2)
+    assert_same(serial, threads)
+    assert_same(serial, dask)
+    assert [dask.record(i) for i in (0, 999, n - 1)] == [serial.record(i) for i in (0, 999, n - 1)]
+    assert set(multiprocessing.active_children()) <= before  # the cluster is closed
+
+
+@pytest.mark.parametrize(
+    ("game", "rules", "policy"),
+    [("board", "3", "greedy"), ("board", "4t", "random"), ("cards", "c3", "greedy")],
+)
+def test_cluster_at_an_address_gives_the_serial_games(
+    cluster: Any, game: str, rules: str, policy: str
+) -> None:
+    n = 3 * CHUNK + 5
+    serial = simulate(n, rules=rules, game=game, policy=policy, seed=7, records=True)
+    dask = simulate(
+        n,
+        rules=rules,
+        game=game,
+        policy=policy,
+        seed=7,
+        records=True,
+        backend="dask",
+        address=cluster.scheduler_address,
+    )
+    assert_same(serial, dask)
+    assert [dask.record(i) for i in (0, n - 1)] == [serial.record(i) for i in (0, n - 1)]
+
+
+def test_a_client_is_used_and_left_open(client: Any) -> None:
+    a = simulate(2 * CHUNK, 2, seed=3, backend="dask", address=client)
+    assert client.status == "running"
+    b = simulate(2 * CHUNK, 2, seed=3, backend="dask", address=client)  # the same client again
+    assert_same(a, b)
+    assert_same(a, simulate(2 * CHUNK, 2, seed=3))
+
+
+def test_openings_on_the_cluster_give_the_same_table(cluster: Any) -> None:
+    from genial.openings import analyse
+
+    local = analyse(2, games_per_opening=20, seed=1, workers=1)
+    dask = analyse(
+        2, games_per_opening=20, seed=1, backend="dask", address=cluster.scheduler_address
+    )
+    pd.testing.assert_frame_equal(local.table, dask.table)
+
+
+def test_a_dataset_written_from_the_cluster(cluster: Any, tmp_path: Any) -> None:
+    n = 4 * CHUNK + 3
+    written = simulate(n, 2, seed=5, backend="dask", address=cluster, out=tmp_path / "runs")
+    assert written.complete
+    assert_same(open_dataset(tmp_path / "runs").to_playouts(), simulate(n, 2, seed=5))
+
+
+def _progress_calling(action: Callable[[int], None]) -> Callable[[int, bool], Any]:
+    """A stand-in for ``progress_bar`` whose bar calls ``action(games so far)``."""
+
+    def bar(total: int, enabled: bool, unit: str = "games") -> Callable[[int], None]:
+        done = [0]
+
+        def update(k: int) -> None:
+            done[0] += k
+            action(done[0])
+
+        return update
+
+    return bar
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="SIGKILL is POSIX")
+def test_a_killed_worker_has_its_chunks_recomputed(monkeypatch: pytest.MonkeyPatch) -> None:
+    """SIGKILL to a worker process that is playing a task, after the first results arrived:
+    the nanny restarts it, the scheduler reruns its tasks, the games are the same."""
+    n = 16 * CHUNK
+    expected = simulate(n, 2, policy="greedy", seed=11)
+    with (
+        distributed.LocalCluster(
+            n_workers=2, threads_per_worker=1, processes=True, dashboard_address="127.0.0.1:0"
+        ) as local,
+        distributed.Client(local, set_as_default=False) as client,
+    ):
+        pids = client.run(os.getpid)
+        killed: list[int] = []
+
+        def kill(done: int) -> None:
+            if killed:
+                return
+            busy = [w for w, keys in client.processing().items() if keys and w in pids]
+            assert busy, "tasks are still running after the first results"
+            killed.append(pids[busy[0]])
+            os.kill(pids[busy[0]], signal.SIGKILL)
+
+        monkeypatch.setattr(RUN, "progress_bar", _progress_calling(kill))
+        runs = simulate(
+            n, 2, policy="greedy", seed=11, progress=True, backend="dask", address=client
+        )
+        assert killed
+        assert killed[0] not in client.run(os.getpid).values()  # that process is gone
+    assert_same(runs, expected)
+
+
+def test_an_interruption_cancels_and_closes_the_cluster(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Ctrl-C (a KeyboardInterrupt from the progress bar here) propagates; the cluster started
+    for the run is closed, its processes gone."""
+
+    before = set(multiprocessing.active_children())
+    running: list[int] = []
+
+    def interrupt(done: int) -> None:
+        running.append(len(set(multiprocessing.active_children()) - before))
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(RUN, "progress_bar", _progress_calling(interrupt))
+    with pytest.raises(KeyboardInterrupt):
+        simulate(64 * CHUNK, 2, seed=1, progress=True, backend="dask", workers=2)
+    assert running == [2]  # the two worker processes were up
+    assert set(multiprocessing.active_children()) <= before
+
+
+@pytest.mark.parametrize(
+    ("kwargs", "message"),
+    [
+        ({"backend": "mpi"}, "backend must be one of"),
+        ({"backend": 3}, "backend must be one of"),
+        ({"address": "tcp://127.0.0.1:8786"}, "pass backend='dask'"),
+        ({"backend": "serial", "workers": 2}, "one thread"),
+        ({"backend": "dask", "address": 8786}, "a scheduler address"),
+        ({"backend": "dask", "address": " "}, "empty scheduler address"),
+        ({"backend": "dask", "address": "tcp://127.0.0.1:8786", "workers": 2}, "own workers"),
+        ({"backend": "dask", "workers": 0}, "workers must be"),
+    ],
+)
+def test_wrong_backend_arguments(kwargs: dict[str, Any], message: str) -> None:
+    with pytest.raises(GenialError, match=message):
+        simulate(10, 2, seed=1, **kwargs)
+
+
+def test_no_scheduler_at_the_address() -> None:
+    import dask
+
+    with (
+        dask.config.set({"distributed.comm.timeouts.connect": "1s"}),
+        pytest.raises(GenialError, match="no Dask scheduler answers"),
+    ):
+        simulate(10, 2, seed=1, backend="dask", address="tcp://127.0.0.1:9")
+
+
+def test_workers_of_another_genial_version_are_refused(
+    cluster: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(BACKENDS, "__version__", "0.0.1")
+    with pytest.raises(GenialError, match=r"run genial .* this process 0\.0\.1"):
+        simulate(10, 2, seed=1, backend="dask", address=cluster.scheduler_address)
+
+
+def test_without_distributed_the_error_names_the_extra(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setitem(sys.modules, "distributed", None)
+    with pytest.raises(ImportError, match=r"genial-sim\[dask\]"):
+        simulate(10, 2, seed=1, backend="dask")
