@@ -13,6 +13,7 @@ import sys
 import time
 from pathlib import Path
 
+import numpy as np
 import pandas as pd
 import pytest
 
@@ -614,20 +615,28 @@ def test_seed_workers_epsilon(
 def test_defaults() -> None:
     parser = build_parser()
     sim = parser.parse_args(["simulate"])
-    assert (sim.games, sim.workers, sim.seed, sim.epsilon) == (100_000, -1, None, 0.1)
-    assert sim.out is None
+    assert (sim.games, sim.seed, sim.epsilon, sim.out, sim.backend) == (
+        100_000,
+        None,
+        0.1,
+        None,
+        "threads",
+    )
     op = parser.parse_args(["openings"])
-    assert (op.games_per_opening, op.workers, op.rows) == (1000, -1, 10)
+    assert (op.games_per_opening, op.rows) == (1000, 10)
+    assert genial.cli._workers(sim) == genial.cli._workers(op) == -1  # every core
+    on_cluster = parser.parse_args(["simulate", "--backend", "dask", "--address", "tcp://h:1"])
+    assert genial.cli._workers(on_cluster) is None  # the cluster's own workers
 
 
 @pytest.mark.parametrize("argv", [["simulate"], ["openings"], ["cards", "simulate"]])
 def test_workers_default_is_every_core_everywhere_and_shown(
     argv: list[str], capsys: pytest.CaptureFixture[str]
 ) -> None:
-    assert build_parser().parse_args(argv).workers == -1
+    assert genial.cli._workers(build_parser().parse_args(argv)) == -1
     code, out, _, _ = run([*argv, "--help"], capsys)
     assert code == 0
-    assert "(default: -1, every core)" in " ".join(out.split())
+    assert "(default: -1, every core;" in " ".join(out.split())
 
 
 def test_several_policies_in_one_flag(capsys: pytest.CaptureFixture[str]) -> None:
@@ -852,3 +861,42 @@ def test_replay_refuses_bad_records_and_writes_nothing(
     assert code == 2 and out == ""
     assert message in assert_one_line(err, "replay")
     assert sorted(p.name for p in tmp_path.iterdir()) == ["r.json"]
+
+
+# -- datasets and clusters -----------------------------------------------------------------------
+
+
+def test_simulate_out_directory_writes_a_dataset(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """`--out DIR/` writes a partitioned Parquet dataset holding the same games as the library's
+    in-memory run; a second run into it is refused unless --overwrite; --resume finishes it."""
+    from genial.batch import open_dataset, simulate
+
+    out = tmp_path / "runs"
+    argv = ["simulate", "--games", "3000", "--seed", "4", "--policy", "greedy", "--no-progress"]
+    code, text, err, _ = run([*argv, "--out", f"{out}/"], capsys)
+    assert code == 0, err
+    assert "3,000 games written to" in text and "Parquet dataset" in text
+    ds = open_dataset(out)
+    mine = simulate(3000, policy="greedy", seed=4, workers=1)
+    back = ds.to_playouts()
+    assert np.array_equal(back.scores, mine.scores) and np.array_equal(back.ranks, mine.ranks)
+    code, _, err, _ = run([*argv, "--out", f"{out}/"], capsys)
+    assert code == 2 and "already holds a dataset" in assert_one_line(err, "simulate")
+    assert main([*argv, "--out", f"{out}/", "--overwrite"]) == 0
+    assert main([*argv, "--out", str(out), "--resume"]) == 0  # an existing directory
+    code, _, err, _ = run([*argv, "--out", str(tmp_path / "t.parquet"), "--resume"], capsys)
+    assert code == 2 and "are for --out DIRECTORY/" in assert_one_line(err, "simulate")
+
+
+def test_backend_options(capsys: pytest.CaptureFixture[str]) -> None:
+    """--address needs --backend dask; --backend takes only the known names (checked before any
+    game is played)."""
+    code, _, err, seconds = run(["simulate", "--address", "tcp://127.0.0.1:1"], capsys)
+    assert code == 2 and seconds < FAST and "backend='dask'" in assert_one_line(err, "simulate")
+    code, _, err, _ = run(["simulate", "--backend", "spark"], capsys)
+    assert code == 2 and "argument --backend" in assert_one_line(err, "simulate")
+    argv = ["openings", "--address", "tcp://127.0.0.1:1", "--no-progress"]
+    code, _, err, _ = run(argv, capsys)
+    assert code == 2 and "backend='dask'" in assert_one_line(err, "openings")

@@ -213,6 +213,7 @@ TABLES = {
     ".parquet": _Format("Parquet", ("pandas", "pyarrow"), "parquet"),
     ".csv": _Format("CSV", ("pandas",), "pandas"),
 }
+"""Table files; ``simulate --out DIRECTORY/`` (a trailing ``/``) writes a Parquet dataset."""
 PICTURES = {
     ".png": _Format("PNG", ("matplotlib",), "plot"),
     ".svg": _Format("SVG", ("matplotlib",), "plot"),
@@ -426,23 +427,50 @@ def _play(args: argparse.Namespace, session: _Session) -> int:
     return 0
 
 
+def _is_directory_path(path: str) -> bool:
+    """``--out runs/`` (a trailing separator), or an existing directory whose name has no
+    extension, is a Parquet dataset directory (``runs.parquet`` is a file, refused if it is a
+    directory)."""
+    if path.endswith(("/", os.sep)):
+        return True
+    return os.path.isdir(path) and not os.path.splitext(os.path.basename(path))[1]
+
+
 def _simulate(args: argparse.Namespace, session: _Session) -> int:
     from .batch import simulate
 
     rules = _rules(args)
-    out = _output("--out", args.out, TABLES) if args.out is not None else None
+    dataset = args.out is not None and _is_directory_path(args.out)
+    if (args.overwrite or args.resume) and not dataset:
+        raise CommandLineError("--overwrite and --resume are for --out DIRECTORY/ (a dataset)")
+    out = _output("--out", args.out, TABLES) if args.out is not None and not dataset else None
     session.outputs = [out] if out else []
     _require_formats(session.outputs)  # (simulate checks that the results fit in memory)
-    runs = simulate(
-        args.games,
-        rules=rules,
-        game=_game(args),
-        policy=_policy(args, "random"),
-        seed=args.seed,
-        workers=args.workers,
-        progress=_progress(args),
-        epsilon=args.epsilon,
-    )
+    if dataset:
+        _require(("pyarrow",), "parquet", f"--out {excerpt(args.out, PATH_LIMIT)} (dataset)")
+    options: dict[str, Any] = {
+        "rules": rules,
+        "game": _game(args),
+        "policy": _policy(args, "random"),
+        "seed": args.seed,
+        "workers": _workers(args),
+        "progress": _progress(args),
+        "epsilon": args.epsilon,
+        "backend": args.backend,
+        "address": args.address,
+    }
+    if dataset:  # checked before any game: a new or empty directory, or --overwrite/--resume
+        written = simulate(
+            args.games, out=args.out, overwrite=args.overwrite, resume=args.resume, **options
+        )
+        session.finished = True
+        session.say(written.summary())
+        session.say(
+            f"{len(written):,} games written to {args.out} (a Parquet dataset, one row per "
+            "game; genial.batch.open_dataset reads it)"
+        )
+        return 0
+    runs = simulate(args.games, **options)
     session.finished = True
     if out:
         if out.extension == ".csv":
@@ -472,7 +500,9 @@ def _openings(args: argparse.Namespace, session: _Session) -> int:
         games_per_opening=args.games_per_opening,
         policy=_policy(args, "greedy"),
         seed=args.seed,
-        workers=args.workers,
+        workers=_workers(args),
+        backend=args.backend,
+        address=args.address,
         reply_to=args.reply_to,
         progress=_progress(args),
         epsilon=args.epsilon,
@@ -502,7 +532,7 @@ def _match(args: argparse.Namespace, session: _Session) -> int:
         policy=_policy(args, "random"),
         epsilon=args.epsilon,
         seed=args.seed,
-        workers=args.workers,
+        workers=_workers(args),
         turn_cap=args.turn_cap,
         progress=_progress(args),
     )
@@ -684,12 +714,53 @@ def _add_run(parser: argparse.ArgumentParser, *, policy: str) -> None:
     parser.add_argument(
         "--workers",
         type=_integer(1, 1024, also=-1),
-        default=-1,
+        default=None,
         metavar="N",
-        help="threads, or -1 for every core; the results do not depend on it "
-        "(default: -1, every core)",
+        help="threads (or local Dask worker processes), -1 for every core; the results do not "
+        "depend on it (default: -1, every core; with --address, the cluster's own workers)",
     )
     _add_seed(parser)
+
+
+def _add_backend(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--backend",
+        type=_one_of(("threads", "dask")),
+        default="threads",
+        metavar="{threads,dask}",
+        help="where the games run: threads here, or a Dask cluster (genial-sim[dask]; "
+        "an embedded LocalCluster unless --address is given)",
+    )
+    parser.add_argument(
+        "--address",
+        metavar="URL",
+        help="the Dask scheduler to use, like tcp://host:8786 (with --backend dask)",
+    )
+
+
+def _workers(args: argparse.Namespace) -> int | None:
+    """``--workers``, else every core (``None`` for a cluster at ``--address``)."""
+    if args.workers is not None:
+        return int(args.workers)
+    return None if getattr(args, "address", None) is not None else -1
+
+
+def _add_out(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--out",
+        metavar="PATH",
+        help="write the games: FILE.parquet (genial-sim[parquet]) or FILE.csv "
+        "(genial-sim[pandas]), one row per game and seat; or DIRECTORY/, a partitioned Parquet "
+        "dataset written as the games are played (for runs larger than memory)",
+    )
+    parser.add_argument(
+        "--overwrite", action="store_true", help="replace the dataset in --out DIRECTORY/"
+    )
+    parser.add_argument(
+        "--resume",
+        action="store_true",
+        help="finish the interrupted run in --out DIRECTORY/ (the same arguments)",
+    )
 
 
 def _add_play(parser: argparse.ArgumentParser) -> None:
@@ -744,12 +815,8 @@ def build_parser() -> argparse.ArgumentParser:
         help="games to play: 1000000, 1_000_000 or 1e6; at most 1e12",
     )
     _add_run(sim, policy="random")
-    sim.add_argument(
-        "--out",
-        metavar="PATH",
-        help="write the games, one row per game and seat: .parquet (genial-sim[parquet]) "
-        "or .csv (genial-sim[pandas])",
-    )
+    _add_backend(sim)
+    _add_out(sim)
     _add_progress(sim)
     sim.set_defaults(func=_simulate)
 
@@ -767,6 +834,7 @@ def build_parser() -> argparse.ArgumentParser:
         help="games per class of openings: 1000, 1_000 or 1e3; at most 1e12",
     )
     _add_run(op, policy="greedy")
+    _add_backend(op)
     op.add_argument(
         "--reply-to", metavar="MOVE", help="analyse the second player's replies to this opening"
     )
@@ -827,11 +895,8 @@ def build_parser() -> argparse.ArgumentParser:
         help="games to play: 1000000, 1_000_000 or 1e6; at most 1e12",
     )
     _add_run(card_sim, policy="random")
-    card_sim.add_argument(
-        "--out",
-        metavar="PATH",
-        help="write the games (.parquet or .csv; one row per game and seat)",
-    )
+    _add_backend(card_sim)
+    _add_out(card_sim)
     _add_progress(card_sim)
     card_sim.set_defaults(func=_simulate)
     card_match = card_sub.add_parser(
