@@ -41,6 +41,7 @@ extensions = [
         ("genial._core", "src/genial/_core.pyx"),  # the board game
         ("genial.cards._kernel", "src/genial/cards/_kernel.pyx"),  # the card game
         ("genial._vector", "src/genial/_vector.pyx"),  # the batched vector environment
+        ("genial.cards._vector", "src/genial/cards/_vector.pyx"),  # ... of the card game
     )
 ]
 

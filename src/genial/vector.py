@@ -5,7 +5,8 @@
 writes observations, legal-action masks, rewards and done flags into arrays made once and reused;
 a finished game is scored and restarted in the same call ("same-step" autoreset).
 ``sample_actions()`` draws a uniformly random legal action per game in the kernel. The layout of
-every array, the seeding scheme and the reward convention are in ``docs/vector.md``.
+every array, the seeding scheme and the reward convention are in ``docs/vector.md``. The card
+game's twin is ``genial.cards.vector.CardVectorEnv``.
 
 >>> env = VectorEnv(4, rules=2, seed=1)
 >>> obs, info = env.reset()

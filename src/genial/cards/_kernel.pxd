@@ -9,6 +9,8 @@ or answers the swap decision (``A_SWAP``, ``A_KEEP``).
 
 from libc.stdint cimport int8_t, int16_t, int32_t, uint8_t, uint16_t
 
+from numpy.random cimport bitgen_t
+
 from genial._common cimport Bag, Draws
 
 cdef enum:
@@ -84,3 +86,11 @@ cdef struct CardLog:
 cdef class Cards:
     cdef CState st
     cdef int _step(self, CState *st, int action, Draws *ds) noexcept nogil
+
+# the rules, for other kernels (genial.cards._vector): the same functions every entry point uses
+cdef bint is_legal(CState *st, int action) noexcept nogil
+cdef int legal_actions(CState *st, int32_t *out) noexcept nogil
+cdef int apply_action(CState *st, int action, Draws *ds) noexcept nogil  # legal, unchecked
+cdef void deal(CState *st, Draws *ds) noexcept nogil    # six cards a hand, then the displays
+cdef void ranks(CState *st, int16_t *out) noexcept nogil
+cdef int choose_random(CState *st, bitgen_t *rng) noexcept nogil  # uniform over legal ids
