@@ -413,3 +413,28 @@ def test_parquet_round_trips_the_columns(tmp_path: Any) -> None:
     if attrs:  # pandas writes DataFrame.attrs into the file's metadata (pandas >= 2.1)
         assert attrs["game"] == "cards" and attrs["rules"] == "c3"
         assert attrs["policies"] == "greedy,random,random"
+
+
+def test_summary_reports_truncated_games_and_unknown_columns_are_refused() -> None:
+    """A batch whose games stop at the turn cap says so in its summary (RULES §5.7 Decision),
+    counted exactly; asking for a column the card game does not have names the ones it has."""
+    runs = genial.simulate(400, game="cards", rules="c3:20", seed=1, workers=1)
+    summary = runs.summary()
+    assert summary.truncated == int(runs.truncated.sum()) == 400
+    assert "400 truncated at the turn cap (100.0%" in str(summary)
+    full = genial.simulate(400, game="cards", players=3, seed=1, workers=1).summary()
+    assert full.truncated == 0 and "truncated" not in str(full)
+    with pytest.raises(genial.GenialError, match="no column 'placements'.*plays"):
+        runs.column("placements")
+    with pytest.raises(genial.GenialError, match="no column"):
+        runs.column(3)  # type: ignore[arg-type]
+
+
+def test_the_card_games_own_default_player_count() -> None:
+    """simulate(game='cards') plays the card game's default, three players, and a player count
+    that disagrees with rules= is refused rather than dropped."""
+    assert genial.simulate(10, game="cards", seed=1).rules.players == 3
+    assert genial.simulate(10, seed=1).rules.players == 2
+    assert genial.cards.simulate(10, seed=1).rules.players == 3
+    with pytest.raises(genial.GenialError, match="not both"):
+        genial.simulate(10, game="cards", players=2, rules="c4")

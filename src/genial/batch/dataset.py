@@ -771,6 +771,7 @@ class _Totals:
     turns: int
     bonus: npt.NDArray[np.int64]  # per seat sums
     swaps: npt.NDArray[np.int64]
+    truncated: int
 
     @classmethod
     def of(cls, runs: Playouts) -> _Totals:
@@ -787,6 +788,7 @@ class _Totals:
             int(runs.turns.sum(dtype=np.int64)),
             runs.bonus.sum(axis=0, dtype=np.int64),
             runs.swaps.sum(axis=0, dtype=np.int64),
+            head.truncated,
         )
 
     def __add__(self, other: _Totals) -> _Totals:
@@ -801,6 +803,7 @@ class _Totals:
             turns=self.turns + other.turns,
             bonus=self.bonus + other.bonus,
             swaps=self.swaps + other.swaps,
+            truncated=self.truncated + other.truncated,
         )
 
     def summary(self, seconds: float | None) -> Summary:
@@ -836,6 +839,7 @@ class _Totals:
             mean_swaps=per_entry(self.swaps),
             lowest_counts=self.lowest_counts,
             seconds=seconds,
+            truncated=self.truncated,
         )
 
 

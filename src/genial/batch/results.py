@@ -50,6 +50,7 @@ class Summary:
     rules: str = "2"
     seconds: float | None = None
     moves_label: str = "placements"  # what mean_placements counts: placements, or cards played
+    truncated: int = 0  # games stopped by a turn cap (the card game's), not by the rules' end
 
     def __str__(self) -> str:
         solo = self.players == 1
@@ -87,6 +88,11 @@ class Summary:
         tail = (
             f"{self.moves_label} per game {self.mean_placements:.1f}, turns {self.mean_turns:.1f}"
         )
+        if self.truncated:
+            tail += (
+                f"; {self.truncated:,} truncated at the turn cap "
+                f"({self.truncated / max(self.games, 1):.1%}, ranked by their markers)"
+            )
         if self.seconds:
             tail += f"; {self.games / self.seconds:,.0f} games/s ({self.seconds:.2f} s)"
         rows.append(tail)
@@ -164,7 +170,14 @@ class Playouts:
 
     # -- columns -------------------------------------------------------------------------------
     def column(self, name: str) -> npt.NDArray[Any]:
-        """A result column by name, per-seat columns cut to the game's seats."""
+        """A result column by name, per-seat columns cut to the game's seats; ``GenialError``
+        naming the columns there are for a name that is not one."""
+        names = self.rows.dtype.names or ()
+        if not isinstance(name, str) or name not in names:
+            raise GenialError(
+                f"no column {excerpt(name)} in the {self.spec.game} game's results: "
+                f"{', '.join(names)}"
+            )
         values: npt.NDArray[Any] = self.rows[name]
         if values.ndim > 1 and name in _PER_SEAT:
             return values[:, : self.players]
@@ -320,6 +333,7 @@ class Playouts:
             rules=str(rules),
             seconds=self.seconds,
             moves_label="placements" if "placements" in (self.rows.dtype.names or ()) else "plays",
+            truncated=int(self.truncated.sum()),
         )
 
     def _placements(self) -> npt.NDArray[Any]:

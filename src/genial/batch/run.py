@@ -155,7 +155,7 @@ def run_many(
 
 def prepare(
     n_games: int,
-    players: Any = 2,
+    players: Any = None,
     *,
     policy: str | Sequence[str] = "random",
     seed: Any = None,
@@ -218,8 +218,9 @@ def _prepare(
     game_entry = entry(game)
     if fits:
         check_memory(int(n_games), game_entry.adapter, bool(records))
+    named = {} if players is None else {"players": players}  # else the game's own default
     game_rules = game_entry.rules(
-        players, teams=teams, tournament=tournament, tiles=tiles, rules=rules
+        **named, teams=teams, tournament=tournament, tiles=tiles, rules=rules
     )
     checked = game_entry.adapter.check(
         game_rules, policy=policy, epsilon=epsilon, start=start, openings=openings
@@ -232,7 +233,7 @@ def _prepare(
 @overload
 def simulate(
     n_games: int,
-    players: int | str | Any = 2,
+    players: int | str | Any = None,
     *,
     policy: str | Sequence[str] = "random",
     seed: Any = None,
@@ -258,7 +259,7 @@ def simulate(
 @overload
 def simulate(
     n_games: int,
-    players: int | str | Any = 2,
+    players: int | str | Any = None,
     *,
     policy: str | Sequence[str] = "random",
     seed: Any = None,
@@ -283,7 +284,7 @@ def simulate(
 
 def simulate(
     n_games: int,
-    players: int | str | Any = 2,
+    players: int | str | Any = None,
     *,
     policy: str | Sequence[str] = "random",
     seed: Any = None,
@@ -310,8 +311,9 @@ def simulate(
     ----------
     n_games : int
         Games to play (>= 0).
-    players : int, str or Rules
+    players : int, str or Rules, optional
         2, 3 or 4; 1 for the solo game; or the rules as a token (``"4t"``) or a ``Rules``.
+        Default: the game's own (2 for the board game, 3 for the card game).
     policy : str or sequence of str
         ``"random"``, ``"greedy"``, ``"epsilon-greedy"`` or ``"epsilon-greedy:0.2"`` (defined in
         ``genial.policies``); one name for every seat, or one per seat.

@@ -112,10 +112,6 @@ def card_rules(
     """The registry's rules namer for the card game (the board-game variants do not apply)."""
     if teams or tournament or tiles != "standard":
         raise GenialError("teams, tournament and tiles are board-game options")
-    if isinstance(players, int) and not isinstance(players, bool) and players == 2 and (
-        rules is not None
-    ):
-        players = 3  # simulate's default player count is the board game's; rules= names it
     return CardRules.of(players, rules=rules)
 
 
