@@ -424,7 +424,7 @@ def test_summary_reports_truncated_games_and_unknown_columns_are_refused() -> No
     assert "400 truncated at the turn cap (100.0%" in str(summary)
     full = genial.simulate(400, game="cards", players=3, seed=1, workers=1).summary()
     assert full.truncated == 0 and "truncated" not in str(full)
-    with pytest.raises(genial.GenialError, match="no column 'placements'.*plays"):
+    with pytest.raises(genial.GenialError, match=r"no column 'placements'.*plays"):
         runs.column("placements")
     with pytest.raises(genial.GenialError, match="no column"):
         runs.column(3)  # type: ignore[arg-type]
