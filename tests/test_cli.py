@@ -492,7 +492,7 @@ def test_no_command(capsys: pytest.CaptureFixture[str]) -> None:
     code, _, err, _ = run([], capsys)
     assert code == 2 and err == (
         "genial: error: the following arguments are required: "
-        "{play,simulate,openings,cards,replay}\n"
+        "{play,simulate,openings,analyse,arena,cards,replay}\n"
     )
 
 
@@ -900,3 +900,36 @@ def test_backend_options(capsys: pytest.CaptureFixture[str]) -> None:
     argv = ["openings", "--address", "tcp://127.0.0.1:1", "--no-progress"]
     code, _, err, _ = run(argv, capsys)
     assert code == 2 and "backend='dask'" in assert_one_line(err, "openings")
+
+
+# -- analysis and arena ----------------------------------------------------------------------
+
+
+def test_analyse_prints_the_librarys_table(capsys: pytest.CaptureFixture[str]) -> None:
+    """`genial analyse POSITION` prints genial.evaluate's table for that position (the same
+    whatever the workers)."""
+    game = Game(2, seed=5)
+    for _ in range(10):
+        game.play(game.choose("greedy"))
+    text = game.to_text()
+    result = genial.evaluate(text, playouts=40, seed=3, workers=1, moves=None)
+    argv = ["analyse", text, "--playouts", "40", "--seed", "3", "--rows", "4", "--no-progress"]
+    for workers in ("1", "2"):
+        code, out, err, _ = run([*argv, "--workers", workers], capsys)
+        assert code == 0, err
+        body = [line for line in out.splitlines() if "playouts/s" not in line]
+        want = [line for line in result.summary(rows=4).splitlines() if "playouts/s" not in line]
+        assert body == want
+    code, _, err, _ = run(["analyse", "not a position", "--no-progress"], capsys)
+    assert code == 2 and "position" in assert_one_line(err, "analyse")
+
+
+def test_arena_command(capsys: pytest.CaptureFixture[str]) -> None:
+    argv = ["arena", "--policy", "random", "greedy", "--games", "30", "--seed", "1"]
+    code, out, err, _ = run([*argv, "--no-progress"], capsys)
+    assert code == 0, err
+    lines = out.splitlines()
+    assert lines[0].startswith("arena: 2 policies, rules 2, 30 deals, 60 games")
+    assert lines[2].split()[0] == "greedy" and lines[3].split()[0] == "random"
+    code, _, err, _ = run(["arena", "--policy", "greedy", "--no-progress"], capsys)
+    assert code == 2 and "at least two policies" in assert_one_line(err, "arena")

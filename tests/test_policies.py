@@ -7,6 +7,7 @@ from collections import Counter
 import numpy as np
 import pytest
 
+import genial
 from genial import Game, Move
 
 
@@ -93,3 +94,13 @@ def test_greedy_maximises_the_objective_with_uniform_ties(seed: int) -> None:
     assert set(picks) <= argmax
     if len(argmax) > 1:
         assert chi_square_ok([picks[m] for m in argmax], [3000 / len(argmax)] * len(argmax))
+
+
+def test_a_callable_policy_points_to_the_vector_environment() -> None:
+    """simulate plays only the kernel's policies; a Python callable (alone or for one seat)
+    gets an error saying where such a policy runs, not a bare type error."""
+    for policy in (lambda game: 0, [lambda game: 0, "random"]):
+        with pytest.raises(genial.GenialError, match=r"is a callable: .*genial\.vector\.VectorEnv"):
+            genial.simulate(10, policy=policy)  # type: ignore[arg-type]
+    with pytest.raises(genial.GenialError, match="search policies are the board game's"):
+        genial.simulate(10, game="cards", policy="mc:10")

@@ -12,6 +12,8 @@ registry (``games()``, ``make(name, ...)``). The rules it implements are in ``do
 """
 
 from ._version import __version__
+from .analysis import Evaluation, evaluate
+from .arena import ArenaResult, arena
 from .batch import BatchSpec, Playouts, Summary, simulate
 from .errors import GenialError, IllegalMoveError, PositionError, RecordError, RulesError
 from .game import Game
@@ -28,7 +30,9 @@ __all__ = [
     "COLOURS",
     "EDGES",
     "SYMBOLS",
+    "ArenaResult",
     "BatchSpec",
+    "Evaluation",
     "Game",
     "GenialError",
     "IllegalMoveError",
@@ -42,6 +46,8 @@ __all__ = [
     "RulesError",
     "Summary",
     "__version__",
+    "arena",
+    "evaluate",
     "games",
     "make",
     "match",

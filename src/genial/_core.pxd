@@ -54,6 +54,11 @@ cdef enum:
     POL_RANDOM = 0
     POL_GREEDY = 1
     POL_EPSILON = 2
+    POL_MC = 3          # flat Monte Carlo over determinisations (docs/search.md)
+    POL_MCTS = 4        # single-observer information-set MCTS (docs/search.md)
+
+cdef enum:
+    MAX_ITERATIONS = 100000     # playouts or iterations of a search per decision, at most
 
 cdef enum:
     # why an action is not legal (is_legal is ILLEGAL_NONE == 0); the Python layer words them
@@ -132,6 +137,21 @@ cdef struct GameLog:
     uint8_t overflow            # 1 if the game did not fit (its record is incomplete)
 
 # ---------------------------------------------------------------------------------------------
+# policies: what a seat plays by (genial.policies builds them from policy names)
+
+cdef struct Search:
+    # the parameters of a search policy (SEARCH_DTYPE)
+    int32_t iterations          # playouts (mc) or iterations (mcts) per decision, >= 1
+    uint16_t top_k              # candidates: greedy's best top_k placements; 0: every one
+    uint8_t rollout             # the playout policy: POL_RANDOM or POL_GREEDY
+    double explore              # mcts: the UCB exploration constant
+
+cdef struct Policy:
+    uint8_t kind                # POL_*
+    double epsilon              # POL_EPSILON: the chance of a random move
+    Search search               # POL_MC, POL_MCTS
+
+# ---------------------------------------------------------------------------------------------
 # the kernel's face (checked entry points are the methods of Core)
 
 cdef class Core:
@@ -144,8 +164,10 @@ cdef int legal_actions(State *st, int32_t *out) noexcept nogil
 cdef int apply_action(State *st, int action, Draws *ds) noexcept nogil
 cdef int choose(State *st, int policy, double epsilon, bitgen_t *rng) noexcept nogil
 cdef void deal(State *st, Draws *ds) noexcept nogil   # fill every rack from the bag (a game's start)
+cdef void redeal(State *st, int view_seat, Draws *ds) noexcept nogil  # determinise for a seat
 cdef void ranks(State *st, int16_t *out) noexcept nogil
-cdef int play_game(State *st, const uint8_t *pol, const double *eps, bitgen_t *policy_rng,
+cdef int choose_policy(State *st, const Policy *pol, bitgen_t *rng) noexcept nogil
+cdef int play_game(State *st, const Policy *pols, bitgen_t *policy_rng,
                    Draws *ds, GameLog *log, const int16_t *forced_seat,
                    const int16_t *forced_action, int n_forced) noexcept nogil
 cdef void write_row(State *st, GameRow *row) noexcept nogil

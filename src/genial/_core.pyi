@@ -15,6 +15,10 @@ N_TILE_TYPES: int
 MAX_BAG: int
 MAX_PLAYERS: int
 POLICIES: dict[str, int]
+SEARCH_POLICIES: tuple[str, ...]
+ROLLOUTS: tuple[str, ...]
+MAX_SEARCH_ITERATIONS: int
+MAX_TOP_K: int
 ILLEGAL: dict[int, str]
 SYMBOLS: tuple[tuple[int, int], ...]
 COLOURS: str
@@ -23,6 +27,10 @@ TRAVEL_COUNTS: tuple[int, ...]
 TILE_SETS: dict[str, tuple[int, ...]]
 ROW_DTYPE: np.dtype[np.void]
 LOG_DTYPE: np.dtype[np.void]
+SEARCH_DTYPE: np.dtype[np.void]
+"""A search policy's parameters, one per seat for ``run_chunk(search=...)``: ``iterations``
+(int32), ``top_k`` (uint16), ``rollout`` (uint8, a ``POLICIES`` code: random or greedy) and
+``explore`` (float64); ``genial.policies.kernel_policies`` builds them from policy names."""
 TILES: tuple[tuple[int, int], ...]
 EDGES: tuple[tuple[tuple[int, int], tuple[int, int]], ...]
 
@@ -31,6 +39,8 @@ def coords_of(idx: int) -> tuple[int, int]: ...
 
 class Core:
     """A kernel game state with checked entry points (nobody dealt); every rule is given."""
+
+    search_policies: tuple[str, ...]
 
     def __init__(
         self,
@@ -102,7 +112,27 @@ class Core:
         bit_generator: np.random.BitGenerator | None = None,
         script: Sequence[int] | None = None,
     ) -> list[int]: ...
-    def choose(self, policy: str, bit_generator: Any, epsilon: float = 0.1) -> int: ...
+    def choose(
+        self,
+        policy: str,
+        bit_generator: Any,
+        epsilon: float = 0.1,
+        iterations: int = 0,
+        rollout: str = "greedy",
+        top_k: int = 0,
+        explore: float = 0.7,
+    ) -> int:
+        """The action of a ``POLICIES`` policy here, from ``bit_generator``; -1 if none. The
+        search policies ``"mc"`` and ``"mcts"`` take ``iterations`` (1 to
+        ``MAX_SEARCH_ITERATIONS``), ``rollout`` (one of ``ROLLOUTS``), ``top_k`` (0 to
+        ``MAX_TOP_K``; 0: every legal placement) and ``explore`` (mcts's UCB constant, 0 to
+        100); they never read the racks of the other seats (docs/search.md). ``ValueError`` for
+        a bad parameter or a finished game."""
+    def redeal(self, view_seat: int, bit_generator: np.random.BitGenerator) -> None:
+        """Determinise in place for ``view_seat``: the other seats' racks go back to the bag,
+        the bag is put in canonical order, and those seats (in seat order) draw as many tiles
+        again from ``bit_generator``. The board, counters, ``view_seat``'s rack and every rack's
+        size are unchanged; only the tiles ``view_seat`` cannot see are redrawn."""
     def give(self, seat: int, tile: int) -> None: ...
     def set_position(
         self,
@@ -128,4 +158,18 @@ def run_chunk(
     logs: npt.NDArray[Any] | None = None,
     forced_seats: npt.NDArray[np.int16] | None = None,
     forced_actions: npt.NDArray[np.int16] | None = None,
-) -> None: ...
+    view_seat: int = -1,
+    search: npt.NDArray[Any] | None = None,
+) -> None:
+    """Play ``len(rows)`` games from ``start`` without the GIL, one result row each.
+
+    ``view_seat >= 0`` determinises every game for that seat before it is played (after the
+    deal, if ``deal``): as ``Core.redeal``, from the ``chance`` stream, so the games depend only
+    on what that seat knows (its rack, the board, the counters, the rack sizes) and the streams.
+    With it, ``logs`` must be ``None`` and forced placements may only be ``view_seat``'s;
+    ``ValueError`` otherwise, or for a seat outside the game.
+
+    ``policies`` holds a ``POLICIES`` code per seat; a seat whose code is ``"mc"`` or
+    ``"mcts"`` reads its parameters from ``search`` (``SEARCH_DTYPE``, one entry per seat),
+    which is then required.
+    """

@@ -1,5 +1,5 @@
 # cython: language_level=3
-"""The compiled kernel of genial: board tables, game state, rules, policies, playouts.
+"""The compiled kernel of genial: board tables, game state, rules, policies, search, playouts.
 
 Everything here works on a fixed-size C struct (:c:type:`State`), so that copying a game is a
 ``memcpy`` and whole games run without the GIL. The Python layer (``genial.game``) is a thin,
@@ -21,9 +21,15 @@ Scoring (RULES §3.3) uses *potentials*: ``pot[cell][colour]`` is, for an empty 
 six rays of that colour. A half's score equals the potential of its cell on the board before the
 placement, and filling one cell only changes the potentials of the empty cells at the two ends of
 the runs through it, on its three axes. The potentials are kept up to date by :c:func:`fill`.
+
+The search policies (``mc``, ``mcts``; docs/search.md) play games out from determinisations
+(:c:func:`redeal`: the racks the seat to move cannot see are redrawn from the unseen tiles) with
+their own generators seeded from the policy stream, on copies of the state.
 """
 
 from libc.stdint cimport int8_t, int16_t, int32_t, int64_t, uint8_t, uint16_t, uint32_t, uint64_t
+from libc.math cimport log, sqrt
+from libc.stdlib cimport calloc, free, malloc, qsort
 from libc.string cimport memcpy, memset
 from numpy.random cimport bitgen_t
 
@@ -62,7 +68,12 @@ ACTION_KEEP = ACT_KEEP
 N_EDGES = NEDGE
 N_TILE_TYPES = NTYPE
 MAX_BAG = BAG_CAP
-POLICIES = {"random": POL_RANDOM, "greedy": POL_GREEDY, "epsilon-greedy": POL_EPSILON}
+POLICIES = {"random": POL_RANDOM, "greedy": POL_GREEDY, "epsilon-greedy": POL_EPSILON,
+            "mc": POL_MC, "mcts": POL_MCTS}
+SEARCH_POLICIES = ("mc", "mcts")
+ROLLOUTS = ("random", "greedy")
+MAX_SEARCH_ITERATIONS = MAX_ITERATIONS
+MAX_TOP_K = MAXCAND
 ILLEGAL = {
     ILLEGAL_OVER: "over",
     ILLEGAL_DECIDE_SWAP: "decide-swap",
@@ -653,104 +664,55 @@ cdef int choose_random(State *st, bitgen_t *rng) noexcept nogil:
     return e * 36 + lo * 6 + hi
 
 
-cdef inline int gain_value(int s, int g, int cross, int cap) noexcept nogil:
-    """Increase of -(cap - s)^2 when ``g`` points are added to a counter at ``s`` (the points
-    lost at the crossing and the cap, as in ``add_points``, do not count)."""
-    cdef int limit = cross if s < cross else cap
-    cdef int t = s + g
-    if t > limit:
-        t = limit
-    return (cap - s) * (cap - s) - (cap - t) * (cap - t)
+cdef struct Rack:
+    # the distinct tile types of the mover's rack, for the placement loops of the policies
+    uint8_t lo[MAXRACK]         # colours of each distinct type, in rack order
+    uint8_t hi[MAXRACK]
+    uint8_t ntypes
+    uint8_t nways               # (type, way round) pairs: 1 per double, 2 otherwise
+    uint8_t colours             # bit c set if a rack tile shows colour c
+    uint8_t slo[MAXRACK]        # the two-colour types
+    uint8_t shi[MAXRACK]
+    uint8_t nsingle
+    uint8_t dc[MAXRACK]         # the colours of the doubles
+    uint8_t ndouble
 
 
-cdef int choose_greedy(State *st, bitgen_t *rng) noexcept nogil:
-    """The placement maximising sum_c -(cap - s_c)^2 after it, ties at random; always swap.
-
-    Every placement's value is >= 0, and it is 0 unless one of its halves has a potential in its
-    colour; so only edges with a live potential in a rack colour are scored. If none scores,
-    every legal placement ties at 0 and one is drawn uniformly: a uniform legal edge, then a
-    uniform (tile type, way round) among those of the rack, the same for every edge.
-    """
-    cdef int p = st.current
-    cdef int k = st.rules.counter_of[p]
-    cdef int cap = st.rules.cap, cross = st.rules.cross
-    cdef int i, j, w, e, a, b, lo, hi, t, v, best = 0, n = 0, nways = 0
-    cdef uint64_t bits
-    cdef int ntypes = 0
-    cdef uint8_t types[MAXRACK]
-    cdef uint8_t have[NTYPE]
-    cdef uint8_t colours = 0
-    cdef int32_t cand[MAXCAND]
-    cdef int16_t edges[NEDGE]
-    cdef int nedges = 0
-    cdef uint8_t used
-    cdef bint first
-    if st.phase == PH_SWAP:
-        return ACT_SWAP
-    memset(have, 0, sizeof(have))
+cdef inline void rack_of(State *st, Rack *r) noexcept nogil:
+    cdef int p = st.current, i, t, lo, hi
+    cdef uint32_t seen = 0
+    r.ntypes = 0
+    r.nways = 0
+    r.colours = 0
+    r.nsingle = 0
+    r.ndouble = 0
     for i in range(st.rack_n[p]):
         t = st.rack[p][i]
-        if not have[t]:
-            have[t] = 1
-            types[ntypes] = t
-            ntypes += 1
-            colours |= TILE_MASK[t]
-            nways += 1 if TILE_LO[t] == TILE_HI[t] else 2
-    if ntypes == 0:
-        return -1
-    first = is_first_placement(st)
-    used = used_symbols(st)
-    for w in range(NWORDS):
-      bits = st.free_bits[w]
-      while bits:
-        e = w * 64 + ctz64(bits)
-        bits &= bits - 1
-        if first and not first_round_ok(st, e, used):
-            continue
-        edges[nedges] = e
-        nedges += 1
-        a = EDGE_A[e]
-        b = EDGE_B[e]
-        if not ((st.live[a] | st.live[b]) & colours):
-            continue
-        for j in range(ntypes):
-            lo = TILE_LO[types[j]]
-            hi = TILE_HI[types[j]]
+        if not (seen >> t) & 1:
+            seen |= (<uint32_t>1) << t
+            lo = TILE_LO[t]
+            hi = TILE_HI[t]
+            r.lo[r.ntypes] = lo
+            r.hi[r.ntypes] = hi
+            r.ntypes += 1
+            r.colours |= TILE_MASK[t]
             if lo == hi:
-                v = gain_value(st.score[k][lo], st.pot[a][lo] + st.pot[b][lo], cross, cap)
-                if v >= best and v > 0:
-                    if v > best:
-                        best = v
-                        n = 0
-                    cand[n] = e * 36 + lo * 7
-                    n += 1
+                r.nways += 1
+                r.dc[r.ndouble] = lo
+                r.ndouble += 1
             else:
-                v = (gain_value(st.score[k][lo], st.pot[a][lo], cross, cap)
-                     + gain_value(st.score[k][hi], st.pot[b][hi], cross, cap))
-                if v >= best and v > 0:
-                    if v > best:
-                        best = v
-                        n = 0
-                    cand[n] = e * 36 + lo * 6 + hi
-                    n += 1
-                v = (gain_value(st.score[k][hi], st.pot[a][hi], cross, cap)
-                     + gain_value(st.score[k][lo], st.pot[b][lo], cross, cap))
-                if v >= best and v > 0:
-                    if v > best:
-                        best = v
-                        n = 0
-                    cand[n] = e * 36 + hi * 6 + lo
-                    n += 1
-    if n > 0:
-        return cand[rand_below(rng, n)]
-    if nedges == 0:
-        return -1
-    # every placement is worth 0: uniform over (edge, tile type, way round)
-    e = edges[rand_below(rng, nedges)]
-    j = rand_below(rng, nways)
-    for i in range(ntypes):
-        lo = TILE_LO[types[i]]
-        hi = TILE_HI[types[i]]
+                r.nways += 2
+                r.slo[r.nsingle] = lo
+                r.shi[r.nsingle] = hi
+                r.nsingle += 1
+
+
+cdef inline int nth_way(Rack *r, int e, int j) noexcept nogil:
+    """The j-th (tile type, way round) of the rack on edge ``e``, j < r.nways."""
+    cdef int i, lo, hi
+    for i in range(r.ntypes):
+        lo = r.lo[i]
+        hi = r.hi[i]
         if lo == hi:
             if j == 0:
                 return e * 36 + lo * 7
@@ -760,6 +722,175 @@ cdef int choose_greedy(State *st, bitgen_t *rng) noexcept nogil:
                 return e * 36 + (lo * 6 + hi if j == 0 else hi * 6 + lo)
             j -= 2
     return -1
+
+
+cdef struct Gain:
+    # the greedy objective for the mover, per colour: adding g points to counter c raises
+    # sum_c -(cap - s_c)^2 by d2[c] - max(d[c] - g, m[c])^2, the points lost at the crossing
+    # and the cap (as in add_points) not counting
+    int d[NCOL]                 # cap - s
+    int m[NCOL]                 # cap - the limit of this move: cap - cross below the crossing
+    int d2[NCOL]
+
+
+cdef inline void gain_of(State *st, Gain *gn) noexcept nogil:
+    cdef int k = st.rules.counter_of[st.current]
+    cdef int cap = st.rules.cap, cross = st.rules.cross, c, s
+    for c in range(NCOL):
+        s = st.score[k][c]
+        gn.d[c] = cap - s
+        gn.m[c] = cap - cross if s < cross else 0
+        gn.d2[c] = gn.d[c] * gn.d[c]
+
+
+cdef inline int gain_v(const Gain *gn, int c, int g) noexcept nogil:
+    cdef int t = gn.d[c] - g
+    t = gn.m[c] if t < gn.m[c] else t
+    return gn.d2[c] - t * t
+
+
+cdef inline int edge_best(State *st, const Rack *r, const Gain *gn, int e) noexcept nogil:
+    """The greedy value of the best placement of a rack tile on edge ``e`` (branch-free: the
+    value of each half is computed once per colour, then every type is a sum and a max)."""
+    cdef const uint8_t *pa = st.pot[EDGE_A[e]]
+    cdef const uint8_t *pb = st.pot[EDGE_B[e]]
+    cdef int va[NCOL]
+    cdef int vb[NCOL]
+    cdef int i, c, lo, hi, v, w, best = 0
+    for c in range(NCOL):          # every colour: a fixed loop the compiler vectorises
+        va[c] = gain_v(gn, c, pa[c])
+        vb[c] = gain_v(gn, c, pb[c])
+    for i in range(r.nsingle):
+        lo = r.slo[i]
+        hi = r.shi[i]
+        v = va[lo] + vb[hi]
+        w = va[hi] + vb[lo]
+        v = w if w > v else v
+        best = v if v > best else best
+    for i in range(r.ndouble):
+        c = r.dc[i]
+        v = gain_v(gn, c, pa[c] + pb[c])
+        best = v if v > best else best
+    return best
+
+
+cdef inline int edge_push(State *st, const Rack *r, const Gain *gn, int e, int best,
+                          int32_t *cand, int n) noexcept nogil:
+    """Append the placements on edge ``e`` worth ``best`` to ``cand[n:]``, in rack order, the
+    way ``lo, hi`` first (the order of ``legal_actions`` within a type); return the new n."""
+    cdef const uint8_t *pa = st.pot[EDGE_A[e]]
+    cdef const uint8_t *pb = st.pot[EDGE_B[e]]
+    cdef int j, lo, hi
+    for j in range(r.ntypes):
+        lo = r.lo[j]
+        hi = r.hi[j]
+        if lo == hi:
+            if gain_v(gn, lo, pa[lo] + pb[lo]) == best:
+                cand[n] = e * 36 + lo * 7
+                n += 1
+        else:
+            if gain_v(gn, lo, pa[lo]) + gain_v(gn, hi, pb[hi]) == best:
+                cand[n] = e * 36 + lo * 6 + hi
+                n += 1
+            if gain_v(gn, hi, pa[hi]) + gain_v(gn, lo, pb[lo]) == best:
+                cand[n] = e * 36 + hi * 6 + lo
+                n += 1
+    return n
+
+
+cdef inline int greedy_edges(State *st, const Rack *r, int16_t *out, int *n_allowed) noexcept nogil:
+    """The edges where a rack tile may score (a cell live in a rack colour), in edge order, and
+    in ``n_allowed`` the number of edges allowed now; -1 there if it is every free edge. The
+    loop over the free edges is branch-free (every edge is written, the live ones kept)."""
+    cdef uint64_t bits
+    cdef uint8_t used
+    cdef int w, e, n = 0, allowed = 0
+    if is_first_placement(st):
+        # the first-round rule restricts the edges: go through every allowed one (once a game)
+        used = used_symbols(st)
+        for w in range(NWORDS):
+            bits = st.free_bits[w]
+            while bits:
+                e = w * 64 + ctz64(bits)
+                bits &= bits - 1
+                if first_round_ok(st, e, used):
+                    allowed += 1
+                    if (st.live[EDGE_A[e]] | st.live[EDGE_B[e]]) & r.colours:
+                        out[n] = e
+                        n += 1
+        n_allowed[0] = allowed
+        return n
+    n_allowed[0] = -1
+    for w in range(NWORDS):
+        bits = st.free_bits[w]
+        while bits:
+            e = w * 64 + ctz64(bits)
+            bits &= bits - 1
+            out[n] = e
+            n += ((st.live[EDGE_A[e]] | st.live[EDGE_B[e]]) & r.colours) != 0
+    return n
+
+
+cdef inline int nth_allowed(State *st, int k) noexcept nogil:
+    """The k-th edge allowed by the first-round rule, in edge order."""
+    cdef uint8_t used = used_symbols(st)
+    cdef uint64_t bits
+    cdef int w, e
+    for w in range(NWORDS):
+        bits = st.free_bits[w]
+        while bits:
+            e = w * 64 + ctz64(bits)
+            bits &= bits - 1
+            if first_round_ok(st, e, used):
+                if k == 0:
+                    return e
+                k -= 1
+    return -1
+
+
+cdef int choose_greedy(State *st, bitgen_t *rng) noexcept nogil:
+    """The placement maximising sum_c -(cap - s_c)^2 after it, ties at random; always swap.
+
+    Every placement's value is >= 0, and it is 0 unless one of its halves has a potential in its
+    colour; so only edges with a live potential in a rack colour are scored (``greedy_edges``).
+    Two passes: the best value of each such edge
+    (branch-free), then the placements worth the overall best, in the order of
+    ``legal_actions`` (edge, then rack order); one is drawn uniformly. If none scores, every
+    legal placement ties at 0 and one is drawn uniformly: a uniform legal edge, then a uniform
+    (tile type, way round) among those of the rack, the same for every edge.
+    """
+    cdef int i, e, v, ne, allowed, best = 0, n = 0
+    cdef int16_t edges[NEDGE]
+    cdef int32_t value[NEDGE]
+    cdef int32_t cand[MAXCAND]
+    cdef Rack r
+    cdef Gain gn
+    if st.phase == PH_SWAP:
+        return ACT_SWAP
+    rack_of(st, &r)
+    if r.ntypes == 0:
+        return -1
+    gain_of(st, &gn)
+    ne = greedy_edges(st, &r, edges, &allowed)
+    for i in range(ne):
+        v = edge_best(st, &r, &gn, edges[i])
+        value[i] = v
+        best = v if v > best else best
+    if best > 0:
+        for i in range(ne):
+            if value[i] == best:
+                n = edge_push(st, &r, &gn, edges[i], best, cand, n)
+        return cand[rand_below(rng, n)]
+    # every placement is worth 0: uniform over (edge, tile type, way round)
+    if allowed < 0:
+        if st.n_free == 0:
+            return -1
+        e = nth_free(st, rand_below(rng, st.n_free))
+    else:
+        if allowed == 0:
+            return -1
+        e = nth_allowed(st, rand_below(rng, allowed))
+    return nth_way(&r, e, rand_below(rng, r.nways))
 
 
 cdef inline int choose(State *st, int policy, double epsilon, bitgen_t *rng) noexcept nogil:
@@ -776,6 +907,510 @@ cdef void deal(State *st, Draws *ds) noexcept nogil:
         refill(st, p, ds)
 
 
+cdef void redeal(State *st, int view_seat, Draws *ds) noexcept nogil:
+    """Determinise the state for ``view_seat``: every other seat returns its rack to the bag, the
+    bag is put in canonical order (``bag_sort``), and each of those seats, in seat order, draws
+    as many tiles as it held. What ``view_seat`` sees (its rack, the board, every counter, the
+    number of tiles each seat holds) is unchanged; the tiles it cannot see (the other racks and
+    the bag) are redrawn from their pool (``view_seat < 0`` redeals every seat)."""
+    cdef uint8_t held[MAXP]
+    cdef int p, i, t
+    for p in range(st.rules.players):
+        held[p] = 0
+        if p == view_seat:
+            continue
+        held[p] = st.rack_n[p]
+        for i in range(st.rack_n[p]):
+            bag_put(&st.bag, st.rack[p][i])
+        st.rack_n[p] = 0
+    bag_sort(&st.bag)
+    for p in range(st.rules.players):
+        for i in range(held[p]):
+            t = bag_draw(&st.bag, ds)
+            if t < 0:
+                return
+            st.rack[p][st.rack_n[p]] = t
+            st.rack_n[p] += 1
+
+
+# ---------------------------------------------------------------------------------------------
+# search policies: flat Monte Carlo and information-set MCTS over determinisations
+# (docs/search.md). Everything runs on copies of the state, draws its randomness (the
+# determinisations, the draws from the bag and the rollouts' choices) from generators seeded by
+# one 64-bit draw from the policy stream, and never reads a rack its seat cannot see.
+
+cdef extern from *:
+    """
+    #include "numpy/random/bitgen.h"
+    /* SplitMix64 (Steele, Lea, Flood 2014) behind numpy's bitgen_t interface: a search's own
+       generators, seeded from the policy stream (never copy one: gen.state points into it) */
+    typedef struct { uint64_t s; bitgen_t gen; } genial_sm;
+    static inline uint64_t genial_mix64(uint64_t z) {
+        z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;
+        z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL;
+        return z ^ (z >> 31);
+    }
+    static uint64_t genial_sm64(void *p) {
+        genial_sm *g = (genial_sm *)p;
+        g->s += 0x9E3779B97F4A7C15ULL;
+        return genial_mix64(g->s);
+    }
+    static uint32_t genial_sm32(void *p) { return (uint32_t)(genial_sm64(p) >> 32); }
+    static double genial_smd(void *p) { return (genial_sm64(p) >> 11) * (1.0 / 9007199254740992.0); }
+    static void genial_sm_seed(genial_sm *g, uint64_t seed) {
+        g->s = seed;
+        g->gen.state = g;
+        g->gen.next_uint64 = genial_sm64;
+        g->gen.next_uint32 = genial_sm32;
+        g->gen.next_double = genial_smd;
+        g->gen.next_raw = genial_sm64;
+    }
+    """
+    ctypedef struct SplitMix "genial_sm":
+        uint64_t s
+        bitgen_t gen
+    void sm_seed "genial_sm_seed"(SplitMix *g, uint64_t seed) noexcept nogil
+    uint64_t mix64 "genial_mix64"(uint64_t z) noexcept nogil
+
+# the value of a finished playout for a seat: its share of first place plus MARGIN times its
+# lowest counter's margin over the best lowest counter of the other counter sets, over the cap
+cdef double MARGIN = 0.05
+
+
+cdef struct Pool:
+    # a root state with the racks its observer cannot see returned to the bag (canonical order)
+    State st
+    uint8_t held[MAXP]          # the tiles each of those racks held
+    int seat                    # the observer
+
+
+cdef void pool_of(const State *root, int seat, Pool *pool) noexcept nogil:
+    """The unseen pool of ``seat`` at ``root``: what ``redeal`` draws from, sorted once."""
+    cdef int p, i
+    memcpy(&pool.st, root, sizeof(State))
+    pool.seat = seat
+    for p in range(MAXP):
+        pool.held[p] = 0
+    for p in range(root.rules.players):
+        if p == seat:
+            continue
+        pool.held[p] = pool.st.rack_n[p]
+        for i in range(pool.st.rack_n[p]):
+            bag_put(&pool.st.bag, pool.st.rack[p][i])
+        pool.st.rack_n[p] = 0
+    bag_sort(&pool.st.bag)
+
+
+cdef void determinise(State *st, const Pool *pool, Draws *ds) noexcept nogil:
+    """``st`` := the pool's root, redealt for its observer (the same as ``redeal``)."""
+    cdef int p, i, t
+    memcpy(st, &pool.st, sizeof(State))
+    for p in range(st.rules.players):
+        for i in range(pool.held[p]):
+            t = bag_draw(&st.bag, ds)
+            if t < 0:
+                return
+            st.rack[p][st.rack_n[p]] = t
+            st.rack_n[p] += 1
+
+
+cdef int rollout(State *st, int kind, bitgen_t *rng, Draws *ds) noexcept nogil:
+    """Play to the end with a built-in policy for every seat; 1 if stuck (hand-made positions)."""
+    cdef int a
+    while st.phase != PH_OVER:
+        a = choose(st, kind, 0.0, rng)
+        if a < 0:
+            st.phase = PH_OVER
+            return 1
+        apply_action(st, a, ds)
+    return 0
+
+
+cdef void seat_values(State *st, double *out) noexcept nogil:
+    """The value of the finished game ``st`` for each seat (see ``MARGIN``); solo: the lowest
+    counter over the cap."""
+    cdef int16_t rk[MAXP]
+    cdef int low[MAXP]
+    cdef int q, k, c, nfirst = 0, other
+    cdef double share
+    ranks(st, rk)
+    for k in range(st.rules.n_sets):
+        low[k] = st.score[k][0]
+        for c in range(1, NCOL):
+            low[k] = st.score[k][c] if st.score[k][c] < low[k] else low[k]
+        nfirst += rk[k] == 0           # seat k < n_sets stands for counter set k
+    for q in range(st.rules.players):
+        k = st.rules.counter_of[q]
+        if st.rules.n_sets == 1:
+            out[q] = <double>low[k] / st.rules.cap
+            continue
+        share = 1.0 / nfirst if rk[q] == 0 else 0.0
+        other = -1
+        for c in range(st.rules.n_sets):
+            if c != k and low[c] > other:
+                other = low[c]
+        out[q] = share + MARGIN * (low[k] - other) / st.rules.cap
+
+
+cdef inline uint64_t tie_key(int action, uint64_t salt) noexcept nogil:
+    return mix64(<uint64_t>action * 0x9E3779B97F4A7C15ULL + salt) & 0xFFFFFFFFULL
+
+
+cdef inline int keep_best(uint64_t *keys, int32_t *acts, int n, int cap, uint64_t key,
+                          int action) noexcept nogil:
+    """Insert (key, action) into the ``n`` best kept so far, sorted by key descending, at most
+    ``cap`` of them; return the new count."""
+    cdef int i
+    if n == cap:
+        if key <= keys[n - 1]:
+            return n
+        n -= 1
+    i = n
+    while i > 0 and keys[i - 1] < key:
+        keys[i] = keys[i - 1]
+        acts[i] = acts[i - 1]
+        i -= 1
+    keys[i] = key
+    acts[i] = action
+    return n + 1
+
+
+cdef inline int earns(const Gain *gn, int c, int g) noexcept nogil:
+    """1 if ``g`` points take counter ``c`` to its next threshold (a bonus play, RULES §3.4)."""
+    return (gn.d[c] > gn.m[c]) & (gn.d[c] - g <= gn.m[c])
+
+
+cdef inline uint64_t cand_key(int bonus, int value, int action, uint64_t salt) noexcept nogil:
+    """The order of the candidates: bonus plays earned, then greedy value, then a random tie key."""
+    return ((<uint64_t>bonus) << 56) | ((<uint64_t>value) << 32) | tie_key(action, salt)
+
+
+cdef inline int scan_edge(State *st, const Rack *r, const Gain *gn, int e, uint64_t salt,
+                          int bonus_cap, bint positive_only, uint64_t *keys, int32_t *out,
+                          int n, int top_k, int *n_positive) noexcept nogil:
+    """Offer every (tile, way round) of the rack on edge ``e`` to the ``top_k`` best kept in
+    ``keys``/``out`` (``keep_best``); with ``positive_only``, only those earning a bonus play
+    or a positive greedy value. Counts those in ``n_positive``."""
+    cdef const uint8_t *pa = st.pot[EDGE_A[e]]
+    cdef const uint8_t *pb = st.pot[EDGE_B[e]]
+    cdef int va[NCOL]
+    cdef int vb[NCOL]
+    cdef int ba[NCOL]
+    cdef int bb[NCOL]
+    cdef int j, c, lo, hi, a, v, bonus, way
+    for c in range(NCOL):
+        va[c] = gain_v(gn, c, pa[c])
+        vb[c] = gain_v(gn, c, pb[c])
+        ba[c] = earns(gn, c, pa[c])
+        bb[c] = earns(gn, c, pb[c])
+    for j in range(r.ntypes):
+        lo = r.lo[j]
+        hi = r.hi[j]
+        for way in range(1 if lo == hi else 2):
+            if lo == hi:
+                a = e * 36 + lo * 7
+                v = gain_v(gn, lo, pa[lo] + pb[lo])
+                bonus = earns(gn, lo, pa[lo] + pb[lo])
+            elif way == 0:
+                a = e * 36 + lo * 6 + hi
+                v = va[lo] + vb[hi]
+                bonus = ba[lo] + bb[hi]
+            else:
+                a = e * 36 + hi * 6 + lo
+                v = va[hi] + vb[lo]
+                bonus = ba[hi] + bb[lo]
+            bonus = bonus if bonus < bonus_cap else bonus_cap
+            if v > 0 or bonus > 0:
+                n_positive[0] += 1
+            elif positive_only:
+                continue
+            n = keep_best(keys, out, n, top_k, cand_key(bonus, v, a, salt), a)
+    return n
+
+
+cdef int candidates(State *st, int top_k, uint64_t salt, int32_t *out) noexcept nogil:
+    """The moves a search considers here: swap and keep at the swap decision; else the legal
+    placements, the ``top_k`` best by (bonus plays earned, greedy value), best first, ties in a
+    random order drawn from ``salt`` (``top_k == 0``: every legal placement, in action order).
+    The bonus plays come first because the greedy value of a counter's last points is small
+    (17 to 18 is worth 1) while the bonus placements it earns are worth a whole move each.
+
+    Only edges with a cell live in a rack colour can earn anything (``greedy_edges``): they are
+    scanned first; if they hold at least ``top_k`` placements earning something, those are the
+    answer, else every allowed edge is scanned (the same answer, found the long way)."""
+    cdef uint64_t keys[MAXCAND]
+    cdef int16_t edges[NEDGE]
+    cdef Rack r
+    cdef Gain gn
+    cdef int n = 0, i, w, e, bonus_cap, ne, allowed, n_positive = 0
+    cdef uint64_t bits
+    cdef uint8_t used
+    cdef bint first
+    if st.phase == PH_SWAP:
+        out[0] = ACT_SWAP
+        out[1] = ACT_KEEP
+        return 2
+    if st.phase != PH_PLACE:
+        return 0
+    rack_of(st, &r)
+    if r.ntypes == 0:
+        return 0
+    if top_k == 0:
+        return legal_actions(st, out)
+    if top_k > MAXCAND:
+        top_k = MAXCAND
+    gain_of(st, &gn)
+    bonus_cap = (0 if st.rules.bonus_rule == BONUS_NONE
+                 else 1 if st.rules.bonus_rule == BONUS_ONE else 2)
+    ne = greedy_edges(st, &r, edges, &allowed)
+    for i in range(ne):
+        n = scan_edge(st, &r, &gn, edges[i], salt, bonus_cap, True, keys, out, n, top_k,
+                      &n_positive)
+    if n_positive >= top_k:
+        return n
+    n = 0
+    first = is_first_placement(st)
+    used = used_symbols(st)
+    for w in range(NWORDS):
+        bits = st.free_bits[w]
+        while bits:
+            e = w * 64 + ctz64(bits)
+            bits &= bits - 1
+            if first and not first_round_ok(st, e, used):
+                continue
+            n = scan_edge(st, &r, &gn, e, salt, bonus_cap, False, keys, out, n, top_k,
+                          &n_positive)
+    return n
+
+
+cdef double playout(const Pool *pool, State *work, int action, uint64_t seed,
+                    int kind) noexcept nogil:
+    """One playout of ``action`` for the pool's observer: a determinisation, the action, a
+    rollout, all from a generator seeded with ``seed``; the observer's value."""
+    cdef SplitMix g
+    cdef Draws ds
+    cdef double values[MAXP]
+    sm_seed(&g, seed)
+    memset(&ds, 0, sizeof(Draws))
+    ds.rng = &g.gen
+    determinise(work, pool, &ds)
+    apply_action(work, action, &ds)
+    rollout(work, kind, &g.gen, &ds)
+    seat_values(work, values)
+    return values[pool.seat]
+
+
+cdef struct Arm:
+    double mean
+    int32_t index               # the candidate's place in the greedy order
+
+
+cdef int arm_order(const void *x, const void *y) noexcept nogil:
+    """Higher mean first, then the greedy order (a total order: the sort is deterministic)."""
+    cdef const Arm *a = <const Arm *>x
+    cdef const Arm *b = <const Arm *>y
+    if a.mean != b.mean:
+        return -1 if a.mean > b.mean else 1
+    return a.index - b.index
+
+
+cdef int choose_mc(State *st, const Search *sp, bitgen_t *rng) noexcept nogil:
+    """Flat Monte Carlo with sequential halving (Karnin, Koren, Somekh 2013): the candidates
+    get equal shares of each round's playouts, and the better half (by mean value) survives to
+    the next round, until one is left. Round r's j-th playout of every candidate uses the same
+    determinisation and generator seed (common random numbers). Each round gives every survivor
+    at least one playout, so a budget below the candidates' number is exceeded."""
+    cdef int32_t cand[MAXCAND]
+    cdef uint64_t seed = rng.next_uint64(rng.state)
+    cdef int n = candidates(st, sp.top_k, seed, cand)
+    cdef int rounds = 0, r, i, j, m, per, remaining = sp.iterations, best
+    cdef Pool *pool
+    cdef State *work
+    cdef Arm *arms
+    cdef double *total
+    cdef int32_t *count
+    if n <= 1:
+        return cand[0] if n == 1 else -1
+    pool = <Pool *>malloc(sizeof(Pool) + sizeof(State))
+    arms = <Arm *>malloc(n * sizeof(Arm))
+    total = <double *>calloc(n, sizeof(double))
+    count = <int32_t *>calloc(n, sizeof(int32_t))
+    if pool == NULL or arms == NULL or total == NULL or count == NULL:
+        free(pool); free(arms); free(total); free(count)
+        return choose_greedy(st, rng)           # out of memory: play greedy
+    work = <State *>(pool + 1)
+    pool_of(st, st.current, pool)
+    while (1 << rounds) < n:
+        rounds += 1
+    m = n
+    for i in range(n):
+        arms[i].index = i
+        arms[i].mean = 0.0
+    for r in range(rounds):
+        per = remaining // (rounds - r) // m
+        per = per if per > 1 else 1
+        for j in range(per):
+            for i in range(m):
+                total[arms[i].index] += playout(pool, work, cand[arms[i].index],
+                                                mix64(seed ^ ((<uint64_t>(r + 1) << 40) + j)),
+                                                sp.rollout)
+                count[arms[i].index] += 1
+        remaining -= per * m
+        for i in range(m):
+            arms[i].mean = total[arms[i].index] / count[arms[i].index]
+        qsort(arms, m, sizeof(Arm), arm_order)
+        m = (m + 1) // 2
+    best = cand[arms[0].index]
+    free(pool); free(arms); free(total); free(count)
+    return best
+
+
+cdef struct Node:
+    # a node of the information-set tree: the action from its parent, by ``player``
+    double reward               # the sum of the playouts' values for ``player``
+    int32_t child               # first child, -1 if none
+    int32_t sibling             # next sibling, -1 if none
+    int32_t visits
+    int32_t avail               # times it was available when its parent selected (SO-ISMCTS)
+    int16_t action
+    uint8_t player
+
+cdef enum:
+    MAX_DEPTH = 512             # moves from the root an iteration may go through the tree
+
+
+cdef int choose_mcts(State *st, const Search *sp, bitgen_t *rng) noexcept nogil:
+    """Single-observer information-set MCTS (Cowling, Powley, Whitehouse 2012): each iteration
+    determinises the hidden racks for the seat to move, descends the tree by UCB1 over the
+    children whose action is a candidate in this determinisation (with availability counts),
+    expands the first untried candidate (greedy order), rolls out, and adds the playout's value
+    for each node's player to that node. The node pool (one node per iteration) is allocated
+    once. The move is the root child visited most (ties: the higher mean)."""
+    cdef int32_t cand[MAXCAND]
+    cdef uint8_t matched[MAXCAND]
+    cdef int32_t path[MAX_DEPTH]
+    cdef double values[MAXP]
+    cdef uint64_t seed = rng.next_uint64(rng.state)
+    cdef int n = candidates(st, sp.top_k, seed, cand)
+    cdef int it, i, nc, node, ch, depth, nn, untried, pick, best
+    cdef double u, best_u, logn
+    cdef Pool *pool
+    cdef State *work
+    cdef Node *nodes
+    cdef Node *x
+    cdef SplitMix g
+    cdef Draws ds
+    if n <= 1:
+        return cand[0] if n == 1 else -1
+    pool = <Pool *>malloc(sizeof(Pool) + sizeof(State))
+    nodes = <Node *>malloc((<size_t>sp.iterations + 1) * sizeof(Node))
+    if pool == NULL or nodes == NULL:
+        free(pool); free(nodes)
+        return choose_greedy(st, rng)           # out of memory: play greedy
+    work = <State *>(pool + 1)
+    pool_of(st, st.current, pool)
+    sm_seed(&g, seed)
+    memset(&ds, 0, sizeof(Draws))
+    ds.rng = &g.gen
+    memset(&nodes[0], 0, sizeof(Node))
+    nodes[0].child = -1
+    nodes[0].sibling = -1
+    nodes[0].action = -1
+    nn = 1
+    for it in range(sp.iterations):
+        determinise(work, pool, &ds)
+        node = 0
+        depth = 0
+        path[0] = 0
+        while work.phase != PH_OVER and depth + 1 < MAX_DEPTH:
+            # one tie order for the whole decision: the same information, the same candidates
+            nc = candidates(work, sp.top_k, seed, cand)
+            if nc == 0:
+                break
+            memset(matched, 0, nc)
+            ch = nodes[node].child
+            while ch >= 0:
+                for i in range(nc):
+                    if cand[i] == nodes[ch].action:
+                        matched[i] = 1
+                        break
+                ch = nodes[ch].sibling
+            untried = -1
+            for i in range(nc):
+                if not matched[i]:
+                    untried = i
+                    break
+            if untried >= 0 and nn <= sp.iterations:
+                # expand: a new child for the first untried candidate, then roll out from it
+                x = &nodes[nn]
+                x.reward = 0.0
+                x.visits = 0
+                x.avail = 1
+                x.action = cand[untried]
+                x.player = work.current
+                x.child = -1
+                x.sibling = nodes[node].child
+                nodes[node].child = nn
+                apply_action(work, cand[untried], &ds)
+                depth += 1
+                path[depth] = nn
+                nn += 1
+                break
+            # select among the available children by UCB1 with availability counts
+            pick = -1
+            best_u = -1e300
+            ch = nodes[node].child
+            while ch >= 0:
+                x = &nodes[ch]
+                for i in range(nc):
+                    if cand[i] == x.action:
+                        x.avail += 1
+                        logn = log(<double>x.avail)
+                        u = x.reward / x.visits + sp.explore * sqrt(logn / x.visits)
+                        if u > best_u:
+                            best_u = u
+                            pick = ch
+                        break
+                ch = x.sibling
+            if pick < 0:
+                break
+            apply_action(work, nodes[pick].action, &ds)
+            node = pick
+            depth += 1
+            path[depth] = pick
+        rollout(work, sp.rollout, &g.gen, &ds)
+        seat_values(work, values)
+        nodes[0].visits += 1
+        for i in range(1, depth + 1):
+            x = &nodes[path[i]]
+            x.visits += 1
+            x.reward += values[x.player]
+    best = -1
+    ch = nodes[0].child
+    while ch >= 0:
+        x = &nodes[ch]
+        if best < 0 or x.visits > nodes[best].visits or (
+                x.visits == nodes[best].visits
+                and x.reward * nodes[best].visits > nodes[best].reward * x.visits):
+            best = ch
+        ch = x.sibling
+    pick = nodes[best].action if best >= 0 else cand[0]
+    free(pool)
+    free(nodes)
+    return pick
+
+
+cdef int choose_policy(State *st, const Policy *pol, bitgen_t *rng) noexcept nogil:
+    """The move of a seat's policy (a built-in one, or a search)."""
+    if st.phase == PH_OVER:
+        return -1
+    if pol.kind == POL_MC:
+        return choose_mc(st, &pol.search, rng)
+    if pol.kind == POL_MCTS:
+        return choose_mcts(st, &pol.search, rng)
+    return choose(st, pol.kind, pol.epsilon, rng)
+
+
 cdef int _t
 common_init()
 _build_tables()
@@ -789,6 +1424,8 @@ cdef GameRow _row_dummy
 cdef GameLog _log_dummy
 ROW_DTYPE = np.asarray(<GameRow[:1]>(&_row_dummy)).dtype
 LOG_DTYPE = np.asarray(<GameLog[:1]>(&_log_dummy)).dtype
+cdef Search _search_dummy
+SEARCH_DTYPE = np.asarray(<Search[:1]>(&_search_dummy)).dtype
 MAX_PLAYERS = MAXP
 TILE_SETS = {"standard": STANDARD_COUNTS, "travel": TRAVEL_COUNTS}
 
@@ -799,6 +1436,18 @@ TILE_SETS = {"standard": STANDARD_COUNTS, "travel": TRAVEL_COUNTS}
 cdef int _check_edge(int edge) except -1:
     if not 0 <= edge < NEDGE:
         raise ValueError(f"edge {edge} is outside 0..{NEDGE - 1}")
+    return 0
+
+
+cdef int _check_search(const Search *sp) except -1:
+    if not 1 <= sp.iterations <= MAX_ITERATIONS:
+        raise ValueError(f"iterations must be in 1..{MAX_ITERATIONS}, got {sp.iterations}")
+    if sp.rollout != POL_RANDOM and sp.rollout != POL_GREEDY:
+        raise ValueError(f"bad rollout policy code {sp.rollout}")
+    if sp.top_k > MAXCAND:
+        raise ValueError(f"top_k must be in 0..{MAXCAND}, got {sp.top_k}")
+    if not 0.0 <= sp.explore <= 100.0:
+        raise ValueError(f"explore must be in [0, 100], got {sp.explore}")
     return 0
 
 
@@ -814,6 +1463,8 @@ cdef class Core:
     (seats 0+2 and 1+3 share counters) and ``tile_counts`` (tiles of each of the 21 types).
     Pickles as its bytes.
     """
+
+    search_policies = SEARCH_POLICIES      # the kernel policies that search (``choose``)
 
     def __init__(self, *, int players, int radius, int rack_size, int cap, int cross, int bonus,
                  int first, bint swap, bint teams, tile_counts):
@@ -1064,16 +1715,51 @@ cdef class Core:
             return 0
         return apply_action(st, action, ds)
 
-    def choose(self, str policy, object bit_generator, double epsilon=0.1):
-        """The action a built-in policy picks here (``bit_generator``: a numpy BitGenerator)."""
-        cdef int pol = POLICIES[policy]
+    def choose(self, str policy, object bit_generator, double epsilon=0.1, int iterations=0,
+               str rollout="greedy", int top_k=0, double explore=0.7):
+        """The action a kernel policy picks here (``bit_generator``: a numpy BitGenerator).
+
+        ``policy`` is a key of ``POLICIES``; the search policies (``"mc"``, ``"mcts"``) take
+        ``iterations`` (playouts or iterations per decision, 1 to ``MAX_ITERATIONS``),
+        ``rollout`` (``"random"`` or ``"greedy"``), ``top_k`` (candidates: greedy's best k
+        placements, 0 for every legal one) and ``explore`` (mcts's UCB constant); they play on
+        copies and never read the other seats' racks (docs/search.md). Runs without the GIL.
+        """
+        cdef Policy pol
         cdef bitgen_t *rng = bitgen_of(bit_generator)
         cdef int a
+        memset(&pol, 0, sizeof(Policy))
+        pol.kind = POLICIES[policy]
+        pol.epsilon = epsilon
+        if pol.kind >= POL_MC:
+            if rollout not in ROLLOUTS:
+                raise ValueError(f"rollout: one of {', '.join(ROLLOUTS)}, got {rollout!r}")
+            if not 0 <= top_k <= MAXCAND:
+                raise ValueError(f"top_k must be in 0..{MAXCAND}, got {top_k}")
+            pol.search.iterations = iterations
+            pol.search.rollout = POLICIES[rollout]
+            pol.search.top_k = top_k
+            pol.search.explore = explore
+            _check_search(&pol.search)
         if self.st.phase == PH_OVER:
             raise ValueError("the game is over")
         with bit_generator.lock, nogil:
-            a = choose(&self.st, pol, epsilon, rng)
+            a = choose_policy(&self.st, &pol, rng)
         return a
+
+    def redeal(self, int view_seat, object bit_generator):
+        """Determinise in place for ``view_seat``: every other seat's rack goes back to the bag,
+        the bag is put in canonical order, and those seats draw as many tiles again (in seat
+        order, from ``bit_generator``, a numpy BitGenerator). Only what ``view_seat`` cannot see
+        changes (the other racks and the bag); the sizes of the racks stay."""
+        cdef Draws ds
+        cdef bitgen_t *rng = bitgen_of(bit_generator)
+        if not 0 <= view_seat < self.st.rules.players:
+            raise ValueError(f"no seat {view_seat}")
+        memset(&ds, 0, sizeof(Draws))
+        ds.rng = rng
+        with bit_generator.lock, nogil:
+            redeal(&self.st, view_seat, &ds)
 
     def give(self, int seat, int tile):
         """Move one tile of type ``tile`` from the bag to ``seat``'s rack (before a deal)."""
@@ -1122,7 +1808,7 @@ cdef class Core:
 # ---------------------------------------------------------------------------------------------
 # whole games: the batch engine
 
-cdef int play_game(State *st, const uint8_t *pol, const double *eps, bitgen_t *policy_rng,
+cdef int play_game(State *st, const Policy *pols, bitgen_t *policy_rng,
                    Draws *ds, GameLog *log, const int16_t *forced_seat,
                    const int16_t *forced_action, int n_forced) noexcept nogil:
     """Play the game in ``st`` to its end with the seats' policies; log the moves if ``log``.
@@ -1131,12 +1817,17 @@ cdef int play_game(State *st, const uint8_t *pol, const double *eps, bitgen_t *p
     their seat (the caller has checked that they are legal then). Returns 1 if the game stopped
     with no legal move (possible only from hand-made positions), else 0."""
     cdef int a, before, f = 0
+    cdef const Policy *pol
     while st.phase != PH_OVER:
         if f < n_forced and st.phase == PH_PLACE and st.current == forced_seat[f]:
             a = forced_action[f]
             f += 1
         else:
-            a = choose(st, pol[st.current], eps[st.current], policy_rng)
+            pol = &pols[st.current]
+            if pol.kind < POL_MC:          # the built-in policies inline, the searches called
+                a = choose(st, pol.kind, pol.epsilon, policy_rng)
+            else:
+                a = choose_policy(st, pol, policy_rng)
         if a < 0:                       # nothing playable (only in hand-made positions)
             st.phase = PH_OVER
             return 1
@@ -1176,12 +1867,18 @@ cdef void write_row(State *st, GameRow *row) noexcept nogil:
 def run_chunk(Core start not None, object chance, object policy, bint deal,
               const uint8_t[::1] policies, const double[::1] epsilons, GameRow[::1] rows,
               GameLog[::1] logs=None, const int16_t[::1] forced_seats=None,
-              const int16_t[::1] forced_actions=None):
+              const int16_t[::1] forced_actions=None, int view_seat=-1,
+              const Search[::1] search=None):
     """Play ``len(rows)`` games from ``start`` (dealt first if ``deal``), the bag drawing from
     the ``chance`` bit generator and the policies from ``policy`` (so the same chance stream
     deals the same tiles whatever the policies), writing one ``GameRow`` per game (and its
     ``GameLog`` if ``logs`` is given). Runs without the GIL. ``forced_seats``/
-    ``forced_actions``: placements every game makes (``play_game``).
+    ``forced_actions``: placements every game makes (``play_game``). ``view_seat >= 0``:
+    each game is first determinised for that seat (``redeal``, after the deal if any, from the
+    chance stream), so the games use only what that seat knows; forced placements may then only
+    be that seat's, and there are no logs (a record would not start from ``start``).
+    ``search``: one ``SEARCH_DTYPE`` entry per seat, the parameters of the seats whose policy
+    code is a search (``POLICIES["mc"]``, ``POLICIES["mcts"]``); needed if one is.
     """
     cdef Py_ssize_t n = rows.shape[0], g
     cdef int players = start.st.rules.players
@@ -1195,8 +1892,21 @@ def run_chunk(Core start not None, object chance, object policy, bint deal,
     cdef int n_forced = 0
     cdef const int16_t *fseat = NULL
     cdef const int16_t *fact = NULL
+    cdef Policy pols[MAXP]
+    cdef Pool pool
     if policies.shape[0] < players or epsilons.shape[0] < players:
         raise ValueError("one policy and one epsilon per seat are needed")
+    memset(pols, 0, sizeof(pols))
+    for i in range(players):
+        pols[i].kind = policies[i]
+        pols[i].epsilon = epsilons[i]
+        if policies[i] > POL_MCTS:
+            raise ValueError(f"unknown policy code {policies[i]}")
+        if policies[i] >= POL_MC:
+            if search is None or search.shape[0] <= i:
+                raise ValueError("a search policy needs its parameters (search=)")
+            pols[i].search = search[i]
+            _check_search(&pols[i].search)
     if logs is not None and logs.shape[0] != n:
         raise ValueError("one log per row")
     if forced_seats is not None and forced_seats.shape[0] > 0:
@@ -1207,8 +1917,18 @@ def run_chunk(Core start not None, object chance, object policy, bint deal,
         fact = &forced_actions[0]
     if chance is policy:
         raise ValueError("the chance and policy streams must be two bit generators")
+    if view_seat >= players:
+        raise ValueError(f"view_seat: no seat {view_seat} in a {players}-player game")
+    if view_seat >= 0:
+        if logs is not None:
+            raise ValueError("view_seat: determinised games have no records")
+        for i in range(n_forced):
+            if fseat[i] != view_seat:
+                raise ValueError("view_seat: only that seat's placements may be forced")
     memcpy(&base, &start.st, sizeof(State))
     bag_sort(&base.bag)          # canonical order: the games depend on the start's contents only
+    if view_seat >= 0 and not deal:
+        pool_of(&base, view_seat, &pool)
     with chance.lock, policy.lock, nogil:
         for g in range(n):
             memcpy(&st, &base, sizeof(State))
@@ -1224,8 +1944,12 @@ def run_chunk(Core start not None, object chance, object policy, bint deal,
             if deal:
                 for i in range(players):
                     refill(&st, i, &ds)
-            stuck = play_game(&st, &policies[0], &epsilons[0], prng, &ds, log, fseat, fact,
-                              n_forced)
+            if view_seat >= 0:
+                if deal:
+                    redeal(&st, view_seat, &ds)
+                else:                      # the same, from the unseen pool sorted once
+                    determinise(&st, &pool, &ds)
+            stuck = play_game(&st, pols, prng, &ds, log, fseat, fact, n_forced)
             write_row(&st, &rows[g])
             rows[g].truncated = stuck
             if log != NULL:

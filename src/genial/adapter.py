@@ -14,7 +14,7 @@ from .errors import GenialError, excerpt
 from .game import Game
 from .moves import ACTION_KEEP, Move, move_of, tile_id
 from .notation import RECORDS, Position, load, read
-from .policies import kernel_codes, parse_policies
+from .policies import kernel_policies, parse_policies
 from .rules import Rules
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -66,7 +66,7 @@ class BoardAdapter:
         size: int,
     ) -> tuple[npt.NDArray[Any], npt.NDArray[Any] | None]:
         core, deal = self.start(spec)
-        codes, eps = kernel_codes(spec.policies, spec.epsilons)
+        codes, eps, search = kernel_policies(spec.policies, spec.epsilons)
         rows = np.zeros(size, dtype=self.row_dtype)
         logs = np.zeros(size, dtype=self.log_dtype) if spec.records else None
         _core.run_chunk(
@@ -80,6 +80,7 @@ class BoardAdapter:
             logs,
             np.arange(len(spec.openings), dtype=np.int16),
             np.array(spec.openings, dtype=np.int16),
+            search=search,
         )
         return rows, logs
 

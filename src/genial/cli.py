@@ -193,8 +193,8 @@ def _policy_name(text: str) -> str:
         parse_policy(text)
     except GenialError:
         raise argparse.ArgumentTypeError(
-            f"unknown policy {excerpt(text)}: random, greedy, epsilon-greedy or "
-            "epsilon-greedy:EPS (EPS from 0 to 1)"
+            f"unknown policy {excerpt(text)}: random, greedy, epsilon-greedy, "
+            "epsilon-greedy:EPS (EPS from 0 to 1), mc:N or mcts:N (docs/search.md)"
         ) from None
     return text
 
@@ -532,7 +532,7 @@ def _match(args: argparse.Namespace, session: _Session) -> int:
         policy=_policy(args, "random"),
         epsilon=args.epsilon,
         seed=args.seed,
-        workers=_workers(args),
+        workers=-1 if args.workers is None else args.workers,
         turn_cap=args.turn_cap,
         progress=_progress(args),
     )
@@ -599,6 +599,45 @@ def _replay_game(record: Any) -> Any:
     if isinstance(record, dict) and record.get("format") == CARD_RECORDS.name:
         return CardGame.from_record(record)
     return Game.from_record(record, pair_tiles=False)
+
+
+def _analyse(args: argparse.Namespace, session: _Session) -> int:
+    from .analysis import evaluate
+
+    result = evaluate(
+        args.position,
+        playouts=args.playouts,
+        policy=_policy(args, "random"),
+        seed=args.seed,
+        workers=_workers(args),
+        view=args.view,
+        adaptive=args.adaptive,
+        min_playouts=args.min_playouts,
+        progress=_progress(args),
+        epsilon=args.epsilon,
+    )
+    session.finished = True
+    session.say(result.summary(rows=args.rows))
+    return 0
+
+
+def _arena(args: argparse.Namespace, session: _Session) -> int:
+    from .arena import arena
+
+    if not args.policy or len(args.policy) < 2:
+        raise CommandLineError("give at least two policies: --policy A B ...")
+    result = arena(
+        args.policy,
+        games=args.games,
+        players=_board_rules(args),
+        seed=args.seed,
+        workers=_workers(args),
+        progress=_progress(args),
+        epsilon=args.epsilon,
+    )
+    session.finished = True
+    session.say(result)
+    return 0
 
 
 def _policy(args: argparse.Namespace, default: str) -> str | list[str]:
@@ -697,8 +736,9 @@ def _add_policy(parser: argparse.ArgumentParser, default: str) -> None:
         nargs="+",
         type=_policy_name,
         metavar="POLICY",
-        help="random, greedy, epsilon-greedy or epsilon-greedy:EPS; one for every seat, or one "
-        f"per seat in order (--policy greedy random) (default: {default})",
+        help="random, greedy, epsilon-greedy, epsilon-greedy:EPS, mc:N or mcts:N (board game; "
+        "docs/search.md); one for every seat, or one per seat in order (--policy greedy random) "
+        f"(default: {default})",
     )
     parser.add_argument(
         "--epsilon",
@@ -790,7 +830,9 @@ def build_parser() -> argparse.ArgumentParser:
         help="show the version and exit",
     )
     sub = parser.add_subparsers(
-        dest="command", required=True, metavar="{play,simulate,openings,cards,replay}"
+        dest="command",
+        required=True,
+        metavar="{play,simulate,openings,analyse,arena,cards,replay}",
     )
 
     play = sub.add_parser(
@@ -851,6 +893,63 @@ def build_parser() -> argparse.ArgumentParser:
     )
     _add_progress(op)
     op.set_defaults(func=_openings)
+
+    an = sub.add_parser(
+        "analyse",
+        help="every legal decision of a position played out and ranked, with intervals",
+        formatter_class=_HelpFormatter,
+    )
+    an.add_argument(
+        "position", metavar="POSITION", help="a position text (game.to_text(), quoted)"
+    )
+    an.add_argument(
+        "--playouts",
+        type=_count(1, "playouts"),
+        default=1000,
+        metavar="N",
+        help="playouts per move (with --adaptive: for the moves that survive to the end)",
+    )
+    an.add_argument(
+        "--view",
+        type=_one_of(("player", "omniscient")),
+        default="player",
+        metavar="{player,omniscient}",
+        help="player: redeal what the mover cannot see in every playout; omniscient: the true "
+        "racks",
+    )
+    an.add_argument(
+        "--adaptive", action="store_true", help="successive halving from --min-playouts"
+    )
+    an.add_argument(
+        "--min-playouts",
+        type=_count(1, "playouts"),
+        default=32,
+        metavar="N",
+        help="playouts per move in the first round of --adaptive",
+    )
+    an.add_argument(
+        "--rows", type=_integer(0), default=10, metavar="N", help="moves to print, best first"
+    )
+    _add_run(an, policy="random")
+    _add_progress(an)
+    an.set_defaults(func=_analyse)
+
+    ar = sub.add_parser(
+        "arena",
+        help="policies against each other on duplicate deals, with Elo ratings",
+        formatter_class=_HelpFormatter,
+    )
+    _add_rules(ar)
+    ar.add_argument(
+        "--games",
+        type=_count(1, "deals"),
+        default=1000,
+        metavar="N",
+        help="duplicate deals per table, each played from every seat rotation",
+    )
+    _add_run(ar, policy="greedy")
+    _add_progress(ar)
+    ar.set_defaults(func=_arena)
 
     replay = sub.add_parser(
         "replay",

@@ -441,7 +441,8 @@ class Game(History):
 
     # -- policies ------------------------------------------------------------------------------
     def choose(self, policy: str = "random", *, epsilon: float = 0.1) -> Move:
-        """The move a built-in policy (``'random'``, ``'greedy'``, ``'epsilon-greedy'`` or
-        ``'epsilon-greedy:0.2'``) picks here, drawn from the game's policy stream (never from
-        the bag's chance stream; see ``genial.simulate`` for the policies' definitions)."""
+        """The move a built-in policy (``'random'``, ``'greedy'``, ``'epsilon-greedy'``,
+        ``'epsilon-greedy:0.2'``, or a search: ``'mc:200'``, ``'mcts:500'``, see docs/search.md)
+        picks here, drawn from the game's policy stream (never from the bag's chance stream; see
+        ``genial.policies`` for the policies' definitions)."""
         return MOVES[self._choose(policy, epsilon)]

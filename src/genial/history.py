@@ -15,7 +15,7 @@ from typing import Any, ClassVar, TypeVar
 import numpy as np
 
 from .errors import GenialError, IllegalMoveError, RecordError, excerpt, is_int
-from .policies import parse_policy
+from .policies import parse_policy, search_spec
 from .seeds import (
     POLICY_STREAM,
     as_seed_sequence,
@@ -138,12 +138,27 @@ class History:
             self._moves.append((m, drawn))
 
     def _choose(self, policy: str, epsilon: float) -> int:
-        """The action id a built-in policy picks here, from the policy stream."""
+        """The action id a kernel policy picks here, from the policy stream (a search policy
+        only if the kernel has it: ``search_policies``)."""
         name, eps = parse_policy(policy, epsilon)
+        spec = search_spec(name)
+        if spec is not None and spec.kind not in getattr(self._core, "search_policies", ()):
+            raise GenialError(f"policy {excerpt(policy)}: this game has no search policies")
         with self._lock:
             if self._core.phase == 2:
                 raise IllegalMoveError("there is no legal move to choose from: the game is over")
-            action: int = self._core.choose(name, self._policy_stream(), eps)
+            if spec is None:
+                action: int = self._core.choose(name, self._policy_stream(), eps)
+            else:
+                action = self._core.choose(
+                    spec.kind,
+                    self._policy_stream(),
+                    eps,
+                    spec.iterations,
+                    spec.rollout,
+                    spec.top_k,
+                    spec.explore,
+                )
         if action < 0:
             raise IllegalMoveError("there is no legal move to choose from")
         return action

@@ -1,31 +1,97 @@
-"""Names of the kernel's built-in policies, read and checked in one place.
+"""Names of the kernel's policies, read and checked in one place.
 
 ``"random"``: a uniformly random rack tile on a uniformly random legal pair of cells, a random way
 round, the swap on a fair coin. ``"greedy"``: the placement maximising ``sum_c -(cap - s_c)^2``
 after it, ties at random, swapping whenever allowed. ``"epsilon-greedy"`` (or
 ``"epsilon-greedy:0.2"``): a random move with probability epsilon, else greedy.
 
+The search policies of the board game (docs/search.md) look ahead by playing games out in the
+kernel, from determinisations that redraw what the seat to move cannot see (the other racks and
+the bag) from the tiles it has not seen:
+
+- ``"mc:N"``: flat Monte Carlo, ``N`` playouts per decision shared by sequential halving among
+  the candidates;
+- ``"mcts:N"``: information-set Monte Carlo tree search (single observer), ``N`` iterations.
+
+``N`` is 1 to 100,000. Options follow, each after a colon, in any order: the rollout policy
+``random`` or ``greedy`` (default ``greedy``); ``kK``, the candidates, greedy's best ``K``
+placements at each decision (default ``k10``; ``k0``: every legal placement); and for mcts only
+``cX``, the UCB exploration constant (default ``c0.7``). The swap decision always weighs both
+options. A name is shown in its canonical form (defaults left out):
+
 >>> parse_policy("epsilon-greedy:0.25")
 ('epsilon-greedy', 0.25)
 >>> parse_policies("greedy", seats=2)
 (('greedy', 'greedy'), (0.1, 0.1))
+>>> parse_policy("mc:200:k10:greedy")[0]
+'mc:200'
+>>> search_spec("mcts:500:random:c1.4")
+SearchSpec(kind='mcts', iterations=500, rollout='random', top_k=10, explore=1.4)
 """
 
 from __future__ import annotations
 
 import math
 from collections.abc import Sequence
+from dataclasses import dataclass
 
 import numpy as np
 
 from . import _core
 from .errors import GenialError, excerpt
 
-__all__ = ["DEFAULT_EPSILON", "POLICIES", "canonical", "parse_policies", "parse_policy"]
+__all__ = [
+    "DEFAULT_EPSILON",
+    "POLICIES",
+    "SEARCH_POLICIES",
+    "SearchSpec",
+    "canonical",
+    "kernel_codes",
+    "kernel_policies",
+    "parse_policies",
+    "parse_policy",
+    "search_spec",
+]
 
 POLICIES = ("random", "greedy", "epsilon-greedy")
+SEARCH_POLICIES = ("mc", "mcts")
 DEFAULT_EPSILON = 0.1
+MAX_ITERATIONS = 100_000
+DEFAULT_ROLLOUT = "greedy"
+DEFAULT_TOP_K = 10
+DEFAULT_EXPLORE = 0.7
+MAX_EXPLORE = 10.0
 _MAX_NAME = 40
+
+
+@dataclass(frozen=True)
+class SearchSpec:
+    """A search policy's parameters: ``kind`` (``"mc"`` or ``"mcts"``), ``iterations``
+    (playouts or iterations per decision), ``rollout`` (``"random"`` or ``"greedy"``),
+    ``top_k`` (greedy's best k placements are the candidates; 0: every legal one) and
+    ``explore`` (mcts's UCB exploration constant)."""
+
+    kind: str
+    iterations: int
+    rollout: str = DEFAULT_ROLLOUT
+    top_k: int = DEFAULT_TOP_K
+    explore: float = DEFAULT_EXPLORE
+
+    @property
+    def name(self) -> str:
+        """The canonical policy name (options at their defaults left out).
+
+        >>> SearchSpec("mc", 50, rollout="random", top_k=0).name
+        'mc:50:random:k0'
+        """
+        parts = [self.kind, str(self.iterations)]
+        if self.rollout != DEFAULT_ROLLOUT:
+            parts.append(self.rollout)
+        if self.top_k != DEFAULT_TOP_K:
+            parts.append(f"k{self.top_k}")
+        if self.kind == "mcts" and self.explore != DEFAULT_EXPLORE:
+            parts.append(f"c{self.explore:g}")
+        return ":".join(parts)
 
 
 def _check_epsilon(epsilon: object, name: str) -> float:
@@ -42,15 +108,94 @@ def _check_epsilon(epsilon: object, name: str) -> float:
     return e
 
 
-def parse_policy(name: object, epsilon: float = DEFAULT_EPSILON) -> tuple[str, float]:
-    """``(base name, epsilon)`` of a policy name; ``GenialError`` if it is not one."""
+def _digits(text: str) -> int | None:
+    """The value of a plain decimal (ASCII digits, at most 7 of them), else None."""
+    if not text or len(text) > 7 or not all("0" <= ch <= "9" for ch in text):
+        return None
+    return int(text)
+
+
+def _parse_search(name: str) -> SearchSpec:
+    kind, *options = name.split(":")
+    if not options:
+        raise GenialError(
+            f"policy {excerpt(name)}: {kind} needs a number of "
+            f"{'playouts' if kind == 'mc' else 'iterations'}, e.g. '{kind}:200'"
+        )
+    n = _digits(options[0])
+    if n is None or not 1 <= n <= MAX_ITERATIONS:
+        raise GenialError(
+            f"policy {excerpt(name)}: the number of playouts or iterations must be an int "
+            f"from 1 to {MAX_ITERATIONS:,}, got {excerpt(options[0])}"
+        )
+    found: dict[str, object] = {}
+    for option in options[1:]:
+        value: object
+        k = _digits(option[1:]) if option[:1] == "k" else None
+        if option in _core.ROLLOUTS:
+            key, value = "rollout", option
+        elif k is not None:
+            key, value = "top_k", k
+            if not 0 <= k <= _core.MAX_TOP_K:
+                raise GenialError(
+                    f"policy {excerpt(name)}: k must be from 0 to {_core.MAX_TOP_K}, got {k}"
+                )
+        elif option[:1] == "c" and kind == "mcts":
+            key, value = "explore", _explore(option[1:], name)
+        else:
+            allowed = "random, greedy, kK" + (", cX" if kind == "mcts" else "")
+            raise GenialError(
+                f"policy {excerpt(name)}: unknown option {excerpt(option)} (options: {allowed})"
+            )
+        if key in found:
+            raise GenialError(f"policy {excerpt(name)}: {key} is given twice")
+        found[key] = value
+    return SearchSpec(kind, n, **found)  # type: ignore[arg-type]
+
+
+def _explore(text: str, name: str) -> float:
+    try:
+        value = float(text) if text.strip() == text else math.nan
+    except ValueError:
+        value = math.nan
+    if not 0.0 <= value <= MAX_EXPLORE:  # also refuses nan
+        raise GenialError(
+            f"policy {excerpt(name)}: c (exploration) must be a number from 0 to {MAX_EXPLORE:g}, "
+            f"got {excerpt(text)}"
+        )
+    return value
+
+
+def search_spec(name: str) -> SearchSpec | None:
+    """The parameters of a search policy's name, ``None`` for another policy's name;
+    ``GenialError`` if it is no policy.
+
+    >>> search_spec("greedy") is None
+    True
+    """
+    base, _ = parse_policy(name)
+    return _parse_search(base) if base.partition(":")[0] in SEARCH_POLICIES else None
+
+
+def parse_policy(
+    name: object, epsilon: float = DEFAULT_EPSILON, *, search: bool = True
+) -> tuple[str, float]:
+    """``(base name, epsilon)`` of a policy name; ``GenialError`` if it is not one. A search
+    policy's base name is its canonical name (``'mc:200'``); ``search=False`` refuses them (a
+    game without search policies)."""
     if not isinstance(name, str) or len(name) > _MAX_NAME:
         raise GenialError(f"a policy is a name like 'greedy', got {excerpt(name)}")
     base, _, param = name.partition(":")
+    if base in SEARCH_POLICIES:
+        if not search:
+            raise GenialError(f"policy {excerpt(name)}: search policies are the board game's")
+        return _parse_search(name).name, _check_epsilon(epsilon, name)
     if base not in POLICIES:
         raise GenialError(
-            f"unknown policy {excerpt(name)}: expected one of {', '.join(POLICIES)} "
-            "(epsilon-greedy takes a parameter: 'epsilon-greedy:0.2')"
+            f"unknown policy {excerpt(name)}: expected one of "
+            f"{', '.join(POLICIES + (SEARCH_POLICIES if search else ()))} "
+            "(epsilon-greedy takes a parameter: 'epsilon-greedy:0.2'"
+            + ("; mc and mcts a number of playouts: 'mc:200')" if search else ")")
         )
     if not param:
         return base, _check_epsilon(epsilon, name)
@@ -64,34 +209,71 @@ def parse_policy(name: object, epsilon: float = DEFAULT_EPSILON) -> tuple[str, f
 
 
 def canonical(base: str, epsilon: float) -> str:
-    """The display name: ``'greedy'``, ``'epsilon-greedy:0.2'``."""
+    """The display name: ``'greedy'``, ``'epsilon-greedy:0.2'``, ``'mc:200'``."""
     return f"epsilon-greedy:{epsilon:g}" if base == "epsilon-greedy" else base
 
 
+def _refuse_callable(policy: object) -> None:
+    """A Python callable as a policy: say where such a policy runs (batches play the kernel's
+    built-in policies without Python in the loop)."""
+    if callable(policy):
+        raise GenialError(
+            f"policy {excerpt(policy)} is a callable: simulate plays the kernel's built-in "
+            "policies (random, greedy, epsilon-greedy, mc:N, mcts:N) without Python in the loop; "
+            "to play a policy of your own, step games in batches with genial.vector.VectorEnv "
+            "(docs/vector.md, 'Custom policies')"
+        )
+
+
 def parse_policies(
-    policy: str | Sequence[str], seats: int, epsilon: float = DEFAULT_EPSILON
+    policy: str | Sequence[str],
+    seats: int,
+    epsilon: float = DEFAULT_EPSILON,
+    *,
+    search: bool = True,
 ) -> tuple[tuple[str, ...], tuple[float, ...]]:
     """One policy for every seat, or one per seat: ``(names, epsilons)`` per seat (names are
-    base names; ``epsilons`` exact)."""
+    base names; ``epsilons`` exact). ``search=False`` refuses the search policies."""
     if isinstance(policy, str):
         names: list[object] = [policy] * seats
     elif isinstance(policy, (list, tuple)):
         names = list(policy)
     else:
+        _refuse_callable(policy)
         raise GenialError(f"policy: a name or a sequence of names, got {excerpt(policy)}")
+    for name in names:
+        _refuse_callable(name)
     if len(names) != seats:
         raise GenialError(
             f"policy: give one policy or one per seat ({seats}), got {len(names)}: {excerpt(names)}"
         )
-    parsed = [parse_policy(name, epsilon) for name in names]
+    parsed = [parse_policy(name, epsilon, search=search) for name in names]
     return tuple(b for b, _ in parsed), tuple(e for _, e in parsed)
 
 
 def kernel_codes(names: Sequence[str], epsilons: Sequence[float]) -> tuple[np.ndarray, np.ndarray]:
-    """The kernel's per-seat policy codes and epsilons (arrays of the kernel's seat count)."""
+    """The kernel's per-seat policy codes and epsilons (arrays of the kernel's seat count), for
+    the built-in policies only (a game without search: ``GenialError`` for a search name)."""
+    if any(name.partition(":")[0] in SEARCH_POLICIES for name in names):
+        raise GenialError(f"policies {excerpt(list(names))}: search policies are the board game's")
+    codes, eps, _ = kernel_policies(names, epsilons)
+    return codes, eps
+
+
+def kernel_policies(
+    names: Sequence[str], epsilons: Sequence[float]
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The board kernel's per-seat policy codes, epsilons and search parameters
+    (``_core.SEARCH_DTYPE``), arrays of the kernel's seat count, for ``run_chunk``."""
     codes = np.zeros(_core.MAX_PLAYERS, dtype=np.uint8)
     eps = np.zeros(_core.MAX_PLAYERS, dtype=np.float64)
+    search = np.zeros(_core.MAX_PLAYERS, dtype=_core.SEARCH_DTYPE)
     for seat, (name, e) in enumerate(zip(names, epsilons, strict=True)):
-        codes[seat] = _core.POLICIES[name]
+        spec = _parse_search(name) if name.partition(":")[0] in SEARCH_POLICIES else None
+        if spec is None:
+            codes[seat] = _core.POLICIES[name]
+        else:
+            codes[seat] = _core.POLICIES[spec.kind]
+            search[seat] = (spec.iterations, spec.top_k, _core.POLICIES[spec.rollout], spec.explore)
         eps[seat] = e
-    return codes, eps
+    return codes, eps, search

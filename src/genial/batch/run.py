@@ -316,7 +316,9 @@ def simulate(
         Default: the game's own (2 for the board game, 3 for the card game).
     policy : str or sequence of str
         ``"random"``, ``"greedy"``, ``"epsilon-greedy"`` or ``"epsilon-greedy:0.2"`` (defined in
-        ``genial.policies``); one name for every seat, or one per seat.
+        ``genial.policies``), or for the board game a search, ``"mc:N"`` / ``"mcts:N"``
+        (docs/search.md); one name for every seat, or one per seat. A Python callable is not a
+        policy here: ``genial.vector.VectorEnv`` runs those (docs/vector.md).
     seed : anything ``numpy.random.default_rng`` accepts
         The root of the run's randomness; the same seed gives identical arrays whatever
         ``workers`` and ``backend`` are.

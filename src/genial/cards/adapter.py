@@ -42,7 +42,7 @@ class CardAdapter:
         """A batch's card-game arguments, checked: the ``BatchSpec`` fields they give."""
         if openings:
             raise GenialError("openings: forced first placements are a board-game option")
-        names, epsilons = parse_policies(policy, rules.players, epsilon)
+        names, epsilons = parse_policies(policy, rules.players, epsilon, search=False)
         return {
             "policies": names,
             "epsilons": epsilons,

@@ -507,3 +507,126 @@ def replay_html(record: Mapping[str, Any], *, title: str | None = None) -> str:
         f'<script type="application/json" id="genial-data">{_json_for_script(data)}</script>'
         f"<script>{_PAGE_JS}</script></body></html>\n"
     )
+
+
+# -- position analyses and arenas ----------------------------------------------------------------
+
+if TYPE_CHECKING:  # pragma: no cover
+    from ..analysis import Evaluation
+    from ..arena import ArenaResult
+
+
+def evaluation_html(result: Evaluation, rows: int = 10) -> str:
+    """A position analysis (``genial.analysis.evaluate``) as its first ``rows`` moves: the
+    playouts each got, win rate (the result in the solo game) with its 95% interval, mean
+    rank, lowest colour and the points the move scores now.
+
+    >>> import genial
+    >>> from genial.analysis import evaluate
+    >>> page = evaluation_html(evaluate(genial.Game(2, seed=1), playouts=8, seed=1, workers=1))
+    >>> page.count("<tr>"), "more moves" in page  # the head, ten moves, the foot
+    (12, True)
+    """
+    r = result
+    solo = r.metric == "lowest"
+    decision = "place" if r.phase == "place" else "decide the swap"
+    mode = (
+        f"adaptive, {r.min_playouts:,} to {r.playouts:,} playouts a move"
+        if r.adaptive
+        else f"{r.playouts:,} playouts a move"
+    )
+    caption = (
+        f"Position analysis: seat {r.seat} to {decision}, rules {r.rules}; policy "
+        f"{', '.join(r.policy)}, {r.view} view, {mode}"
+    )
+    if solo:
+        head = ["rank", "move", "playouts", "result", "95% interval", "points"]
+    else:
+        head = [
+            "rank",
+            "move",
+            "playouts",
+            "win rate",
+            "95% interval",
+            "mean rank",
+            "lowest",
+            "95% interval",
+            "points",
+        ]
+    body = []
+    for i, row in enumerate(r.rows[: max(int(rows), 0)]):
+        low = f"[{_num(row['lowest_lo'])}, {_num(row['lowest_hi'])}]"
+        if solo:
+            values = [_num(row["lowest"]), low]
+        else:
+            values = [
+                _pct(row["win_rate"]),
+                f"[{_pct(row['win_lo'])}, {_pct(row['win_hi'])}]",
+                _num(row["rank"]),
+                _num(row["lowest"]),
+                low,
+            ]
+        body.append(
+            [str(i + 1), str(row["move"]), f"{row['playouts']:,}", *values, str(row["points"])]
+        )
+    more = len(r.rows) - len(body)
+    foot = (f"… {more:,} more moves; " if more > 0 else "") + (
+        f"{r.total_playouts:,} playouts; 95% intervals (Wilson for win rates); points: what the "
+        "placement scores now"
+    )
+    if r.seconds:
+        foot += f"; {r.total_playouts / r.seconds:,.0f} playouts/s"
+    return _table(caption, head, body, foot, left=(0, 1))
+
+
+def arena_html(result: ArenaResult) -> str:
+    """An arena (``genial.arena``): the Elo ratings with their 95% bootstrap intervals, best
+    first, then each policy's score against each other one with its 95% Wilson interval.
+
+    >>> from genial.arena import arena
+    >>> page = arena_html(arena(["random", "greedy"], games=20, seed=1, workers=1))
+    >>> page.count("<table"), "elo" in page
+    (2, True)
+    """
+    r = result
+    caption = (
+        f"Arena: rules {r.rules}, {r.deals:,} duplicate deals, {r.games:,} games; Elo anchored "
+        f"at {r.anchor}"
+    )
+    head = ["policy", "elo", "95% interval", "score", "first", "lowest"]
+    body = [
+        [
+            str(row["policy"]),
+            _num(row["elo"], 0),
+            f"[{_num(row['elo_lo'], 0)}, {_num(row['elo_hi'], 0)}]",
+            _pct(row["score"]),
+            _pct(row["first_rate"]),
+            _num(row["lowest"]),
+        ]
+        for row in r.ratings()
+    ]
+    foot = (
+        "Bradley-Terry ratings, 400 log10 scale; intervals: bootstrap over deals; score: share "
+        "of the points against all others (a tie half a point)"
+    )
+    ratings = _table(caption, head, body, foot)
+    names = list(r.policies)
+    cells = []
+    for i, a in enumerate(names):
+        line = [a]
+        for j in range(len(names)):
+            if i == j or not r.meetings[i, j]:
+                line.append("–")
+            else:
+                line.append(
+                    f"{_pct(float(r.score[i, j]))} [{_pct(float(r.score_lo[i, j]))}, "
+                    f"{_pct(float(r.score_hi[i, j]))}]"
+                )
+        cells.append(line)
+    matrix = _table(
+        "Score of the row against the column",
+        ["", *names],
+        cells,
+        "95% Wilson intervals over the games the two met in",
+    )
+    return ratings + matrix

@@ -1,0 +1,535 @@
+"""Position analysis: every legal decision of the seat to move, played out many times.
+
+``evaluate(game)`` takes each legal move of the current decision (the placements, or swap and
+keep when the swap is due), plays ``playouts`` games from the position after it with a policy
+for every seat, and tabulates, for the seat to move (its team in the team game): the win rate
+with a 95% Wilson interval, the mean rank, the mean final lowest colour with a 95% interval and
+the points the placement scores now. The playouts run in the kernel without the GIL, on every
+core.
+
+What the playouts know (``view``):
+
+- ``"player"`` (the default): only what the seat to move knows. Before every playout the tiles
+  it cannot see (the other racks, its partner's too, and the bag) are pooled and dealt again at
+  random, each rack keeping its size (determinisation), so the analysis never depends on the
+  opponents' real racks; the seat's own refill after its move comes from that pool.
+- ``"omniscient"``: the real racks of every seat; only the bag's draws are random.
+
+Either way the bag has no order: a position holds its contents, and every playout draws from
+them at random.
+
+``adaptive=True`` spends the playouts where they matter (successive halving): every move gets
+``min_playouts``, then the better half of the moves is kept and their playouts are doubled,
+round after round, until the survivors have ``playouts`` each; the table's ``playouts`` column
+says how many each move got, and the moves are sorted by it first (the moves that survived
+longest first), then by the result.
+
+The result does not depend on ``workers``: the playouts are cut into pieces and packed into work
+items in a fixed way, and item ``i`` of round ``r`` draws from the child ``(r, i)`` of the seed.
+
+>>> import genial
+>>> game = genial.Game(2, seed=4)
+>>> result = evaluate(game, playouts=40, seed=1, workers=1)
+>>> len(result.table) == len(game.legal_moves()), int(result.table["playouts"].min())
+(True, 40)
+>>> str(result.best) == result.table["move"][0]
+True
+"""
+
+from __future__ import annotations
+
+import math
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any, Literal
+
+import numpy as np
+import numpy.typing as npt
+
+from . import _core
+from .batch.backends import Serial, Threads, worker_count
+from .batch.progress import progress_bar
+from .errors import GenialError, checked_flag, checked_int, excerpt
+from .game import Game
+from .moves import ACTION_SWAP, MOVES, Move
+from .notation import Position, load
+from .policies import canonical, kernel_policies, parse_policies
+from .rules import Rules
+from .seeds import POLICY_STREAM, as_seed_sequence, child_seed, stream
+from .stats import Z95, wilson_interval
+
+__all__ = ["VIEWS", "Evaluation", "evaluate"]
+
+View = Literal["player", "omniscient"]
+VIEWS: tuple[View, ...] = ("player", "omniscient")
+
+PIECE = 1024
+"""Most playouts of one move in one kernel call (a move's playouts of a round are cut so)."""
+ITEM = 4096
+"""Playouts a work item holds at most about (its pieces are played one after the other,
+sharing the item's two streams)."""
+MIN_ITEM = 256
+"""Playouts a work item holds at least (but the last of a round): enough that its overhead
+(two streams, one summary) is small next to its playouts."""
+ITEMS = 64
+"""Work items a round is cut into when ``MIN_ITEM`` and ``ITEM`` allow: enough for the workers
+of a machine to finish together."""
+MAX_PLAYOUTS = 10**9
+
+_SUMS = 6  # per move: playouts, outright wins, shared firsts, sum of ranks, of lowest, of lowest^2
+
+
+@dataclass(frozen=True, eq=False)
+class Evaluation:
+    """The result of ``evaluate``: ``rows`` (and ``table``) hold one entry per move, best first.
+
+    Columns: ``move`` (its text), ``action`` (its id), ``playouts``, ``wins`` (outright first
+    places of the seat to move, or of its team), ``shared`` (first places shared, not counted
+    as wins), ``win_rate`` with ``win_lo``/``win_hi`` (95% Wilson), ``rank`` (mean rank, 0 =
+    first), ``lowest`` (mean final lowest colour) with ``lowest_lo``/``lowest_hi`` (95% normal
+    interval) and ``points`` (what the placement scores now, before the cap; 0 for swap and
+    keep). ``metric`` is what the moves are ranked by: ``"win_rate"`` (then ``lowest``), or
+    ``"lowest"`` in the solo game.
+    """
+
+    position: str
+    rules: Rules
+    seat: int
+    phase: str
+    view: View
+    policy: tuple[str, ...]
+    rows: tuple[dict[str, Any], ...]
+    adaptive: bool
+    playouts: int  # per move (uniform), or the survivors' (adaptive)
+    min_playouts: int
+    metric: str
+    seed: np.random.SeedSequence | None = field(default=None, repr=False)
+    seconds: float | None = None
+
+    @property
+    def best(self) -> Move:
+        """The move ranked first."""
+        return MOVES[int(self.rows[0]["action"])]
+
+    @property
+    def total_playouts(self) -> int:
+        return int(sum(r["playouts"] for r in self.rows))
+
+    @property
+    def table(self) -> Any:
+        """The rows as a pandas DataFrame (a list of dicts when pandas is not installed)."""
+        try:
+            import pandas as pd
+        except ImportError:  # pragma: no cover - exercised only without pandas
+            return list(self.rows)
+        return pd.DataFrame(list(self.rows))
+
+    def summary(self, rows: int = 10) -> str:
+        """The first ``rows`` moves as a text table."""
+        solo = self.metric == "lowest"
+        mode = (
+            f"adaptive: {self.min_playouts:,} to {self.playouts:,} playouts a move"
+            if self.adaptive
+            else f"{self.playouts:,} playouts a move"
+        )
+        lines = [
+            f"seat {self.seat} to {'place' if self.phase == 'place' else 'decide the swap'}, "
+            f"rules {self.rules}, {len(self.rows)} moves; policy {', '.join(self.policy)}, "
+            f"{self.view} view, {mode}, {self.total_playouts:,} playouts",
+        ]
+        if solo:
+            lines.append(
+                f"{'rank':>4}  {'move':<14} {'playouts':>8}  {'lowest':>6}  "
+                f"{'95% interval':<15} {'points':>6}"
+            )
+        else:
+            lines.append(
+                f"{'rank':>4}  {'move':<14} {'playouts':>8}  {'win rate':>8}  "
+                f"{'95% interval':<17} {'mean rank':>9}  {'lowest':>6}  "
+                f"{'95% interval':<15} {'points':>6}"
+            )
+        for i, r in enumerate(self.rows[: max(int(rows), 0)]):
+            low = f"[{r['lowest_lo']:5.2f}, {r['lowest_hi']:5.2f}]"
+            if solo:
+                lines.append(
+                    f"{i + 1:>4}  {r['move']:<14} {r['playouts']:>8,}  {r['lowest']:6.2f}  "
+                    f"{low:<15} {r['points']:>6}"
+                )
+            else:
+                lines.append(
+                    f"{i + 1:>4}  {r['move']:<14} {r['playouts']:>8,}  {r['win_rate']:8.1%}  "
+                    f"[{r['win_lo']:6.1%}, {r['win_hi']:6.1%}] {r['rank']:9.2f}  "
+                    f"{r['lowest']:6.2f}  {low:<15} {r['points']:>6}"
+                )
+        if len(self.rows) > rows:
+            lines.append(f"   ... {len(self.rows) - rows:,} more moves")
+        if self.seconds:
+            lines.append(
+                f"{self.total_playouts / self.seconds:,.0f} playouts/s, {self.seconds:.2f} s"
+            )
+        return "\n".join(lines)
+
+    def __str__(self) -> str:
+        return self.summary()
+
+    def _repr_html_(self) -> str:
+        from .render.html import evaluation_html
+
+        return evaluation_html(self)
+
+
+# -- checking the arguments --------------------------------------------------------------------
+
+
+def _as_game(game: object) -> Game:
+    if isinstance(game, Game):
+        return game
+    if isinstance(game, Position):
+        return Game.from_position(game)
+    if isinstance(game, str):
+        return Game.from_text(game)
+    raise GenialError(
+        f"evaluate: a genial.Game, a Position or a position text, got {excerpt(game)}"
+    )
+
+
+def _candidates(game: Game, legal: list[int], moves: object) -> list[int]:
+    """The action ids to evaluate: every legal one, or the given moves (each legal)."""
+    if moves is None:
+        return legal
+    if isinstance(moves, (str, Move)) or not isinstance(moves, (list, tuple)):
+        raise GenialError(f"moves: a sequence of moves, got {excerpt(moves)}")
+    allowed = set(legal)
+    out: list[int] = []
+    for item in moves:
+        move = game._as_move(item)
+        if move.action not in allowed:
+            raise GenialError(f"moves: {move} is not legal here")
+        if move.action not in out:
+            out.append(move.action)
+    if not out:
+        raise GenialError("moves: give at least one move")
+    return out
+
+
+# -- playing -----------------------------------------------------------------------------------
+
+
+@dataclass
+class _Plan:
+    """What every work item shares: the position, the policies, the view."""
+
+    base: _core.Core
+    seat: int
+    codes: npt.NDArray[np.uint8]
+    eps: npt.NDArray[np.float64]
+    search: npt.NDArray[Any]  # the search policies' parameters (_core.SEARCH_DTYPE)
+    view_seat: int
+    side: int  # the winner value that is a win of the seat to move (its team in the team game)
+    actions: list[int]
+
+
+Task = tuple[int, int]
+"""A piece of work: (index of the move in the plan, playouts)."""
+
+
+def _play_item(item: tuple[_Plan, np.random.SeedSequence, list[Task]]) -> npt.NDArray[np.int64]:
+    """Play an item's tasks one after the other on the item's two streams; the sums of each
+    task's playouts (``_SUMS`` per task)."""
+    plan, seed, tasks = item
+    chance = stream(seed)
+    policy = stream(child_seed(seed, POLICY_STREAM))
+    total = sum(n for _, n in tasks)
+    rows = np.zeros(total, dtype=_core.ROW_DTYPE)
+    seats = np.array([plan.seat], dtype=np.int16)
+    starts = np.zeros(len(tasks), dtype=np.int64)
+    at = 0
+    for t, (m, n) in enumerate(tasks):
+        starts[t] = at
+        action = plan.actions[m]
+        out = rows[at : at + n]
+        if action < ACTION_SWAP:
+            _core.run_chunk(
+                plan.base,
+                chance,
+                policy,
+                False,
+                plan.codes,
+                plan.eps,
+                out,
+                None,
+                seats,
+                np.array([action], dtype=np.int16),
+                view_seat=plan.view_seat,
+                search=plan.search,
+            )
+        else:
+            _play_decision(plan, action, chance, policy, out)
+        at += n
+    ranks = rows["ranks"][:, plan.seat].astype(np.int64)
+    lowest = rows["scores"][:, plan.seat, :].min(axis=1).astype(np.int64)
+    winner = rows["winner"].astype(np.int64)
+    values = np.stack(
+        [
+            np.ones(total, dtype=np.int64),
+            (winner == plan.side).astype(np.int64),
+            ((winner == -1) & (ranks == 0)).astype(np.int64),
+            ranks,
+            lowest,
+            lowest * lowest,
+        ],
+        axis=1,
+    )
+    sums: npt.NDArray[np.int64] = np.add.reduceat(values, starts, axis=0)
+    return sums
+
+
+def _play_decision(
+    plan: _Plan,
+    action: int,
+    chance: np.random.PCG64,
+    policy: np.random.PCG64,
+    rows: npt.NDArray[Any],
+) -> None:
+    """Playouts after a swap decision (swap or keep), one kernel call each: the kernel forces
+    placements only, so each playout determinises the position (player view), applies the
+    decision, whose draws then differ from playout to playout, and plays on."""
+    for g in range(len(rows)):
+        after = plan.base.copy()
+        if plan.view_seat >= 0:
+            after.redeal(plan.view_seat, chance)
+        after.apply(action, chance)
+        _core.run_chunk(
+            after,
+            chance,
+            policy,
+            False,
+            plan.codes,
+            plan.eps,
+            rows[g : g + 1],
+            search=plan.search,
+        )
+
+
+def _pack(tasks: Sequence[Task]) -> list[list[Task]]:
+    """Cut the tasks into pieces and pack them, in order, into about ``ITEMS`` items (each of
+    ``MIN_ITEM`` to about ``ITEM`` playouts; the last may hold fewer): the packing depends on
+    the tasks only, so the results do not depend on the workers."""
+    total = sum(n for _, n in tasks)
+    target = min(ITEM, max(MIN_ITEM, math.ceil(total / ITEMS)))
+    piece = min(PIECE, target)
+    items: list[list[Task]] = []
+    current: list[Task] = []
+    size = 0
+    for m, n in tasks:
+        while n > 0:
+            k = min(n, piece)
+            current.append((m, k))
+            size += k
+            n -= k
+            if size >= target:
+                items.append(current)
+                current, size = [], 0
+    if current:
+        items.append(current)
+    return items
+
+
+class _Runner:
+    """Plays rounds of tasks on the workers and keeps every move's sums."""
+
+    def __init__(self, plan: _Plan, root: np.random.SeedSequence, workers: int, bar: Any) -> None:
+        self.plan = plan
+        self.root = root
+        self.workers = workers
+        self.bar = bar
+        self.sums = np.zeros((len(plan.actions), _SUMS), dtype=np.int64)
+        self.round = 0
+
+    def play(self, tasks: Sequence[Task]) -> None:
+        packed = _pack(tasks)
+        items = [
+            (self.plan, child_seed(self.root, self.round, i), item) for i, item in enumerate(packed)
+        ]
+        self.round += 1
+        backend = Serial() if self.workers == 1 or len(items) <= 1 else Threads(self.workers)
+        results = backend.map(_play_item, items)
+        try:
+            for (_, _, item), sums in zip(items, results, strict=True):
+                for (m, _), s in zip(item, sums, strict=True):
+                    self.sums[m] += s
+                if self.bar:
+                    self.bar(sum(n for _, n in item))
+        finally:
+            results.close()
+
+
+def _stats(sums: npt.NDArray[np.int64]) -> dict[str, Any]:
+    n, wins, shared, rank, low, low2 = (int(v) for v in sums)
+    lo, hi = wilson_interval(wins, n)
+    mean = low / n if n else math.nan
+    var = (low2 - n * mean * mean) / (n - 1) if n > 1 else math.nan
+    half = Z95 * math.sqrt(max(var, 0.0) / n) if n > 1 else math.nan
+    return {
+        "playouts": n,
+        "wins": wins,
+        "shared": shared,
+        "win_rate": wins / n if n else math.nan,
+        "win_lo": float(lo),
+        "win_hi": float(hi),
+        "rank": rank / n if n else math.nan,
+        "lowest": mean,
+        "lowest_lo": mean - half,
+        "lowest_hi": mean + half,
+    }
+
+
+def _order_key(metric: str) -> Any:
+    def key(row: dict[str, Any]) -> tuple[float, ...]:
+        value = row[metric] if math.isfinite(row[metric]) else -math.inf
+        second = row["lowest"] if math.isfinite(row["lowest"]) else -math.inf
+        return (-row["playouts"], -value, -second, row["action"])
+
+    return key
+
+
+def _schedule(n_moves: int, playouts: int, first: int) -> list[tuple[int, int]]:
+    """Successive halving: ``(moves kept, playouts each)`` per round, from ``first`` playouts
+    for every move, doubling for the better half, up to ``playouts``."""
+    out = []
+    kept, each = n_moves, min(first, playouts)
+    while True:
+        out.append((kept, each))
+        if each >= playouts:
+            return out
+        kept = max(1, math.ceil(kept / 2))
+        each = min(2 * each, playouts)
+
+
+def evaluate(
+    game: Game | Position | str,
+    *,
+    playouts: int = 1000,
+    policy: str | Sequence[str] = "random",
+    seed: Any = None,
+    workers: int | None = None,
+    view: View = "player",
+    adaptive: bool = False,
+    min_playouts: int = 32,
+    moves: Sequence[Move | str | int] | None = None,
+    progress: bool = False,
+    epsilon: float = 0.1,
+) -> Evaluation:
+    """Play out every legal decision of the seat to move and rank them.
+
+    Parameters
+    ----------
+    game : Game, Position or position text
+        The position; its seat to move is analysed (its team's result in the team game).
+    playouts : int
+        Playouts per move; with ``adaptive``, what the moves kept to the last round get.
+    policy : str or sequence of str
+        The policy of every seat in the playouts (one name, or one per seat), as
+        ``genial.simulate`` takes them: ``"random"``, ``"greedy"``, ...
+    seed : anything ``numpy.random.default_rng`` accepts
+        The root of the playouts' randomness; the same seed gives the same table whatever
+        ``workers``.
+    workers : int, optional
+        Threads (default: every core).
+    view : ``"player"`` or ``"omniscient"``
+        What the playouts know: only what the seat to move sees (the hidden tiles redealt
+        before every playout), or the real racks (module docstring).
+    adaptive : bool
+        Successive halving from ``min_playouts`` a move up to ``playouts`` (module docstring).
+    moves : sequence of moves, optional
+        Evaluate only these legal moves.
+    progress : bool
+        A progress bar over the playouts.
+    epsilon : float
+        Epsilon of ``"epsilon-greedy"`` seats given without their own.
+    """
+    game = _as_game(game)
+    n_playouts = checked_int(playouts, "playouts", 1, MAX_PLAYOUTS)
+    first = checked_int(min_playouts, "min_playouts", 1, MAX_PLAYOUTS)
+    adaptive = checked_flag(adaptive, "adaptive")
+    progress = checked_flag(progress, "progress")
+    if view not in VIEWS:
+        raise GenialError(f"view must be 'player' or 'omniscient', got {excerpt(view)}")
+    n_workers = worker_count(-1 if workers is None else workers)
+    rules = game.rules
+    names, epsilons = parse_policies(policy, rules.players, epsilon)
+    codes, eps, search = kernel_policies(names, epsilons)
+    # the kernel state of the position itself (racks in canonical order), not of the game's
+    # history: the playouts depend on the position only, as simulate(start=...)'s do
+    position = game.position
+    base = load(position, pair_tiles=False)
+    text = position.to_text()
+    if base.phase == 2:
+        raise GenialError("evaluate: the game is over, there is no decision to analyse")
+    legal = [int(a) for a in base.legal_actions()]
+    if not legal:
+        raise GenialError("evaluate: the seat to move has no legal move")
+    actions = _candidates(game, legal, moves)
+    seat = int(base.current)
+    plan = _Plan(
+        base=base,
+        seat=seat,
+        codes=codes,
+        eps=eps,
+        search=search,
+        view_seat=seat if view == "player" and rules.players > 1 else -1,
+        side=rules.team_of(seat),
+        actions=actions,
+    )
+    metric = "lowest" if rules.players == 1 else "win_rate"
+    root = as_seed_sequence(seed)
+    rounds = (
+        _schedule(len(actions), n_playouts, first) if adaptive else [(len(actions), n_playouts)]
+    )
+    total = 0
+    done = 0
+    for kept, each in rounds:
+        total += kept * (each - done)
+        done = each
+    bar = progress_bar(total, progress, unit="playouts")
+    runner = _Runner(plan, root, n_workers, bar)
+    began = time.perf_counter()
+    active = list(range(len(actions)))
+    for kept, each in rounds:
+        if kept < len(active):
+            ranked = sorted(
+                active, key=lambda m: _order_key(metric)(_row(runner.sums[m], m, plan, base))
+            )
+            active = sorted(ranked[:kept])
+        runner.play([(m, each - int(runner.sums[m, 0])) for m in active])
+    seconds = time.perf_counter() - began
+    rows = sorted(
+        (_row(runner.sums[m], m, plan, base) for m in range(len(actions))),
+        key=_order_key(metric),
+    )
+    return Evaluation(
+        position=text,
+        rules=rules,
+        seat=seat,
+        phase=("place", "swap", "over")[base.phase],
+        view=view,
+        policy=tuple(canonical(b, e) for b, e in zip(names, epsilons, strict=True)),
+        rows=tuple(rows),
+        adaptive=adaptive,
+        playouts=n_playouts,
+        min_playouts=min(first, n_playouts),
+        metric=metric,
+        seed=root,
+        seconds=seconds,
+    )
+
+
+def _row(sums: npt.NDArray[np.int64], m: int, plan: _Plan, base: _core.Core) -> dict[str, Any]:
+    action = plan.actions[m]
+    if action < ACTION_SWAP:
+        g0, g1 = base.gains(action // 36, (action // 6) % 6, action % 6)
+        points = int(g0) + int(g1)
+    else:
+        points = 0
+    return {"move": str(MOVES[action]), "action": action, **_stats(sums), "points": points}
