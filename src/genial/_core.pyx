@@ -1813,13 +1813,15 @@ cdef int play_game(State *st, const Policy *pols, bitgen_t *policy_rng,
                    const int16_t *forced_action, int n_forced) noexcept nogil:
     """Play the game in ``st`` to its end with the seats' policies; log the moves if ``log``.
 
-    The ``n_forced`` forced placements are made, in order, at the next placement decision of
-    their seat (the caller has checked that they are legal then). Returns 1 if the game stopped
-    with no legal move (possible only from hand-made positions), else 0."""
+    The ``n_forced`` forced moves are made, in order, at the next decision of their seat of
+    their kind: a placement at a placement, swap or keep at a swap decision (the caller has
+    checked that they are legal then). Returns 1 if the game stopped with no legal move
+    (possible only from hand-made positions), else 0."""
     cdef int a, before, f = 0
     cdef const Policy *pol
     while st.phase != PH_OVER:
-        if f < n_forced and st.phase == PH_PLACE and st.current == forced_seat[f]:
+        if (f < n_forced and st.current == forced_seat[f]
+                and (forced_action[f] >= ACT_SWAP) == (st.phase == PH_SWAP)):
             a = forced_action[f]
             f += 1
         else:

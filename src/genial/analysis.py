@@ -249,23 +249,20 @@ def _play_item(item: tuple[_Plan, np.random.SeedSequence, list[Task]]) -> npt.ND
         starts[t] = at
         action = plan.actions[m]
         out = rows[at : at + n]
-        if action < ACTION_SWAP:
-            _core.run_chunk(
-                plan.base,
-                chance,
-                policy,
-                False,
-                plan.codes,
-                plan.eps,
-                out,
-                None,
-                seats,
-                np.array([action], dtype=np.int16),
-                view_seat=plan.view_seat,
-                search=plan.search,
-            )
-        else:
-            _play_decision(plan, action, chance, policy, out)
+        _core.run_chunk(  # a placement, or swap/keep at the swap decision, forced
+            plan.base,
+            chance,
+            policy,
+            False,
+            plan.codes,
+            plan.eps,
+            out,
+            None,
+            seats,
+            np.array([action], dtype=np.int16),
+            view_seat=plan.view_seat,
+            search=plan.search,
+        )
         at += n
     ranks = rows["ranks"][:, plan.seat].astype(np.int64)
     lowest = rows["scores"][:, plan.seat, :].min(axis=1).astype(np.int64)
@@ -283,33 +280,6 @@ def _play_item(item: tuple[_Plan, np.random.SeedSequence, list[Task]]) -> npt.ND
     )
     sums: npt.NDArray[np.int64] = np.add.reduceat(values, starts, axis=0)
     return sums
-
-
-def _play_decision(
-    plan: _Plan,
-    action: int,
-    chance: np.random.PCG64,
-    policy: np.random.PCG64,
-    rows: npt.NDArray[Any],
-) -> None:
-    """Playouts after a swap decision (swap or keep), one kernel call each: the kernel forces
-    placements only, so each playout determinises the position (player view), applies the
-    decision, whose draws then differ from playout to playout, and plays on."""
-    for g in range(len(rows)):
-        after = plan.base.copy()
-        if plan.view_seat >= 0:
-            after.redeal(plan.view_seat, chance)
-        after.apply(action, chance)
-        _core.run_chunk(
-            after,
-            chance,
-            policy,
-            False,
-            plan.codes,
-            plan.eps,
-            rows[g : g + 1],
-            search=plan.search,
-        )
 
 
 def _pack(tasks: Sequence[Task]) -> list[list[Task]]:
