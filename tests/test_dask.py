@@ -95,6 +95,26 @@ def test_a_client_is_used_and_left_open(client: Any) -> None:
     assert_same(a, simulate(2 * CHUNK, 2, seed=3))
 
 
+@pytest.mark.parametrize("direct", [True, False])
+def test_rows_come_from_the_workers_or_through_the_scheduler(
+    cluster: Any, monkeypatch: pytest.MonkeyPatch, direct: bool
+) -> None:
+    """The client fetches results from the workers unless it is set not to
+    (``direct_to_workers=False``): then through the scheduler, with the same games."""
+    asked: list[Any] = []
+    with distributed.Client(cluster, set_as_default=False, direct_to_workers=direct) as c:
+        gather = c.gather
+
+        def spy(futures: Any, *args: Any, **kwargs: Any) -> Any:
+            asked.append(kwargs.get("direct"))
+            return gather(futures, *args, **kwargs)
+
+        monkeypatch.setattr(c, "gather", spy)
+        runs = simulate(3 * CHUNK, 2, seed=5, backend="dask", address=c)
+    assert asked and set(asked) == {direct}
+    assert_same(runs, simulate(3 * CHUNK, 2, seed=5))
+
+
 def test_openings_on_the_cluster_give_the_same_table(cluster: Any) -> None:
     from genial.openings import analyse
 

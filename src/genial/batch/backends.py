@@ -103,10 +103,12 @@ class Dask:
     ``address`` is the scheduler's (``"tcp://host:8786"``), a ``distributed.Client`` (used as it
     is and left open) or a cluster object (``LocalCluster``, ...); ``None`` starts a
     ``LocalCluster`` of ``workers`` single-threaded worker processes for the run and closes it
-    after. Each task plays a group of up to ``chunks_per_task`` chunks in its worker (tens of
-    thousands of games; smaller groups when the run is short, so that every worker thread gets
-    about ``tasks_per_thread`` tasks), so the scheduler handles a few tasks a second; at most
-    ``in_flight`` tasks per worker thread are out, and results stream back as they finish. A
+    after. Each task plays a group of up to ``chunks_per_task`` chunks in its worker (over a
+    hundred thousand games; smaller groups when the run is short, so that every worker thread
+    gets about ``tasks_per_thread`` tasks), so the scheduler handles a few tasks a second; at
+    most ``in_flight`` tasks per worker thread are out, and results stream back as they finish,
+    fetched from the workers directly unless the client is set not to
+    (``direct_to_workers=False``). A
     worker that dies has its tasks recomputed elsewhere (chunks are pure: the results are the
     same). On an error or an interruption the outstanding tasks are cancelled and a cluster
     started here is closed.
@@ -116,8 +118,8 @@ class Dask:
         self,
         address: Any = None,
         workers: int | None = None,
-        chunks_per_task: int = 64,
-        tasks_per_thread: int = 8,
+        chunks_per_task: int = 128,
+        tasks_per_thread: int = 4,
         in_flight: int = 2,
     ) -> None:
         self.address = address
@@ -192,8 +194,11 @@ class Dask:
 
             for _ in range(self.in_flight * threads):
                 submit()
+            # Results straight from the workers, not through the scheduler, unless the
+            # client says it cannot reach them (distributed.client.direct-to-workers: false).
+            direct = client.direct_to_workers is not False
             for future in arrivals:
-                results = future.result()
+                results = client.gather(future, direct=direct)
                 del in_flight[future.key]
                 submit()
                 yield from results
