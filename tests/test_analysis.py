@@ -417,3 +417,56 @@ def test_evaluate_leaves_the_game_alone() -> None:
     assert game.to_text() == before
     assert game.choose("random") == choice
     assert isinstance(Position.parse(before), Position)
+
+
+def test_forced_each_plays_the_games_of_one_call_per_action() -> None:
+    """``run_chunk(forced_each=...)`` (what evaluate's work items use): one kernel call whose
+    game ``g`` forces ``forced_each[g]`` plays the games of one call per run of equal actions
+    on the same two streams; a wrong length, or more than one forced seat, is refused."""
+    from genial import _core
+    from genial.notation import load
+    from genial.policies import kernel_policies, parse_policies
+
+    game = Game(2, seed=11)
+    for _ in range(9):
+        game.play(game.choose("greedy"))
+    while game.phase == "swap":
+        game.play("keep")
+    base = load(game.position)
+    seat = np.array([game.position.to_move], dtype=np.int16)
+    codes, eps, _ = kernel_policies(*parse_policies("random", 2))
+    actions = [m.action for m in game.legal_moves()[:3]]
+    counts = [5, 1, 7]
+    each = np.repeat(np.array(actions, dtype=np.int16), counts)
+
+    def streams() -> tuple[np.random.PCG64, np.random.PCG64]:
+        return np.random.PCG64(3), np.random.PCG64(4)
+
+    one = np.zeros(len(each), dtype=_core.ROW_DTYPE)
+    chance, policy = streams()
+    _core.run_chunk(
+        base, chance, policy, False, codes, eps, one, None, seat, each[:1],
+        view_seat=int(seat[0]), forced_each=each,
+    )  # fmt: skip
+    apart = np.zeros(len(each), dtype=_core.ROW_DTYPE)
+    chance, policy = streams()
+    at = 0
+    for action, n in zip(actions, counts, strict=True):
+        _core.run_chunk(
+            base, chance, policy, False, codes, eps, apart[at : at + n], None, seat,
+            np.array([action], dtype=np.int16), view_seat=int(seat[0]),
+        )  # fmt: skip
+        at += n
+    assert one.tobytes() == apart.tobytes()
+    assert len(set(one["placements"].tolist())) > 1  # real, different games
+    chance, policy = streams()
+    with pytest.raises(ValueError, match="one action per row"):
+        _core.run_chunk(
+            base, chance, policy, False, codes, eps, one, None, seat, each[:1],
+            forced_each=each[:-1],
+        )  # fmt: skip
+    with pytest.raises(ValueError, match="one forced seat"):
+        _core.run_chunk(
+            base, chance, policy, False, codes, eps, one, None,
+            np.array([0, 1], dtype=np.int16), each[:2], forced_each=each,
+        )  # fmt: skip

@@ -16,7 +16,7 @@ import pytest
 
 import genial.batch
 from genial import GenialError, Playouts, simulate
-from genial.batch import CHUNK, Dataset, open_dataset
+from genial.batch import CHUNK, SEARCH_CHUNK, Dataset, open_dataset
 
 pa = pytest.importorskip("pyarrow")
 pq = pytest.importorskip("pyarrow.parquet")
@@ -380,3 +380,23 @@ def test_a_failed_write_stops_the_run(tmp_path: Path, monkeypatch: pytest.Monkey
         simulate(8 * CHUNK, 2, seed=1, out=tmp_path)
     assert all(not name.startswith(".") for name in os.listdir(tmp_path))
     assert not open_dataset(tmp_path).complete
+
+
+def test_a_search_run_on_disk_has_its_small_chunks(tmp_path: Path) -> None:
+    """A run with a search policy plays in chunks of SEARCH_CHUNK games: its dataset says so,
+    reads back as the run in memory, resumes, and a dataset whose chunk size is not the one
+    this version plays is refused (its games would differ)."""
+    policy = ("mc:3:random", "random")
+    n = 2 * 2 * SEARCH_CHUNK + 5  # three parts of two small chunks
+    runs = simulate(n, 2, policy=policy, seed=9)
+    written = simulate(n, 2, policy=policy, seed=9, out=tmp_path / "s")
+    meta = json.loads((tmp_path / "s" / "_genial.json").read_text())
+    assert meta["header"]["chunk_games"] == SEARCH_CHUNK
+    assert meta["header"]["parts"] == 3
+    assert_same(runs, written.to_playouts())
+    back = open_dataset(tmp_path / "s").to_playouts()
+    assert back.replay(n - 1).scores.tolist() == runs.scores[-1].tolist()
+    meta["header"]["chunk_games"] = CHUNK
+    (tmp_path / "s" / "_genial.json").write_text(json.dumps(meta))
+    with pytest.raises(GenialError, match=f"chunks of {CHUNK:,} games, but genial"):
+        open_dataset(tmp_path / "s")

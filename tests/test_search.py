@@ -12,7 +12,7 @@ import numpy as np
 import pytest
 
 from genial import Game, GenialError, Rules, _core, simulate, wilson_interval
-from genial.batch import CHUNK
+from genial.batch import CHUNK, SEARCH_CHUNK, prepare
 from genial.cards import CardGame
 from genial.geometry import SYMBOL_AT, area
 from genial.moves import TILES
@@ -323,7 +323,7 @@ def test_choose_is_reproducible(policy: str) -> None:
 
 
 def test_simulate_with_search_is_independent_of_the_workers() -> None:
-    n = CHUNK + 5
+    n = 5 * SEARCH_CHUNK + 3
     policy = ("mc:3:random:k3", "mcts:3:random:k2")
     one = simulate(n, 2, policy=policy, seed=4, workers=1)
     two = simulate(n, 2, policy=policy, seed=4, workers=2)
@@ -331,6 +331,24 @@ def test_simulate_with_search_is_independent_of_the_workers() -> None:
         assert np.array_equal(getattr(one, name), getattr(two, name)), name
     other = simulate(40, 2, policy=policy, seed=5)
     assert not np.array_equal(other.scores, one.scores[:40])
+
+
+def test_search_batches_are_cut_in_small_chunks() -> None:
+    """A search game takes milliseconds or more: its batches play in chunks of SEARCH_CHUNK
+    games (so 32 games already keep two workers busy), the others in chunks of CHUNK; the
+    size depends on the policies only, and a game of any chunk replays from its seed."""
+    search = prepare(3 * SEARCH_CHUNK + 1, 2, policy=("greedy", "mc:4:random"), seed=2)
+    assert search.chunk_games == SEARCH_CHUNK < CHUNK
+    assert search.chunks(3 * SEARCH_CHUNK + 1) == [
+        (0, SEARCH_CHUNK), (1, SEARCH_CHUNK), (2, SEARCH_CHUNK), (3, 1)
+    ]  # fmt: skip
+    assert prepare(10, 2, policy="greedy").chunk_games == CHUNK
+    assert prepare(10, 2, policy=("random", "mcts:5")).chunk_games == SEARCH_CHUNK
+    runs = simulate(2 * SEARCH_CHUNK + 2, 2, policy=("mcts:4:random", "random"), seed=6)
+    for row in (0, SEARCH_CHUNK + 3, 2 * SEARCH_CHUNK + 1):  # chunks 0, 1 and 2
+        game = runs.replay(row)
+        assert game.scores.tolist() == runs.scores[row].tolist()
+        assert game._core.placements == runs.placements[row]
 
 
 # -- hidden information ----------------------------------------------------------------------------

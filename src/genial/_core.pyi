@@ -160,6 +160,7 @@ def run_chunk(
     forced_actions: npt.NDArray[np.int16] | None = None,
     view_seat: int = -1,
     search: npt.NDArray[Any] | None = None,
+    forced_each: npt.NDArray[np.int16] | None = None,
 ) -> None:
     """Play ``len(rows)`` games from ``start`` without the GIL, one result row each.
 
@@ -172,4 +173,8 @@ def run_chunk(
     ``policies`` holds a ``POLICIES`` code per seat; a seat whose code is ``"mc"`` or
     ``"mcts"`` reads its parameters from ``search`` (``SEARCH_DTYPE``, one entry per seat),
     which is then required.
+
+    ``forced_each`` (one action per row, with one forced seat): game ``g`` forces
+    ``forced_each[g]`` in place of ``forced_actions[0]``; the games are those of one call per
+    run of equal actions on the same streams.
     """

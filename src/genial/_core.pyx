@@ -1287,6 +1287,7 @@ cdef int choose_mcts(State *st, const Search *sp, bitgen_t *rng) noexcept nogil:
     for each node's player to that node. The node pool (one node per iteration) is allocated
     once. The move is the root child visited most (ties: the higher mean)."""
     cdef int32_t cand[MAXCAND]
+    cdef int32_t root[MAXCAND]
     cdef uint8_t matched[MAXCAND]
     cdef int32_t path[MAX_DEPTH]
     cdef double values[MAXP]
@@ -1302,6 +1303,7 @@ cdef int choose_mcts(State *st, const Search *sp, bitgen_t *rng) noexcept nogil:
     cdef Draws ds
     if n <= 1:
         return cand[0] if n == 1 else -1
+    memcpy(root, cand, n * sizeof(int32_t))
     pool = <Pool *>malloc(sizeof(Pool) + sizeof(State))
     nodes = <Node *>malloc((<size_t>sp.iterations + 1) * sizeof(Node))
     if pool == NULL or nodes == NULL:
@@ -1324,7 +1326,12 @@ cdef int choose_mcts(State *st, const Search *sp, bitgen_t *rng) noexcept nogil:
         path[0] = 0
         while work.phase != PH_OVER and depth + 1 < MAX_DEPTH:
             # one tie order for the whole decision: the same information, the same candidates
-            nc = candidates(work, sp.top_k, seed, cand)
+            # (at the root they are the same in every determinisation: the mover's own rack)
+            if node == 0:
+                nc = n
+                memcpy(cand, root, n * sizeof(int32_t))
+            else:
+                nc = candidates(work, sp.top_k, seed, cand)
             if nc == 0:
                 break
             memset(matched, 0, nc)
@@ -1870,7 +1877,7 @@ def run_chunk(Core start not None, object chance, object policy, bint deal,
               const uint8_t[::1] policies, const double[::1] epsilons, GameRow[::1] rows,
               GameLog[::1] logs=None, const int16_t[::1] forced_seats=None,
               const int16_t[::1] forced_actions=None, int view_seat=-1,
-              const Search[::1] search=None):
+              const Search[::1] search=None, const int16_t[::1] forced_each=None):
     """Play ``len(rows)`` games from ``start`` (dealt first if ``deal``), the bag drawing from
     the ``chance`` bit generator and the policies from ``policy`` (so the same chance stream
     deals the same tiles whatever the policies), writing one ``GameRow`` per game (and its
@@ -1881,6 +1888,9 @@ def run_chunk(Core start not None, object chance, object policy, bint deal,
     be that seat's, and there are no logs (a record would not start from ``start``).
     ``search``: one ``SEARCH_DTYPE`` entry per seat, the parameters of the seats whose policy
     code is a search (``POLICIES["mc"]``, ``POLICIES["mcts"]``); needed if one is.
+    ``forced_each``: with one forced seat, game ``g`` forces ``forced_each[g]`` instead of
+    ``forced_actions[0]`` (many forced moves' playouts in one call, as if one call per run of
+    equal actions on the same streams: the same games).
     """
     cdef Py_ssize_t n = rows.shape[0], g
     cdef int players = start.st.rules.players
@@ -1894,6 +1904,7 @@ def run_chunk(Core start not None, object chance, object policy, bint deal,
     cdef int n_forced = 0
     cdef const int16_t *fseat = NULL
     cdef const int16_t *fact = NULL
+    cdef const int16_t *each = NULL
     cdef Policy pols[MAXP]
     cdef Pool pool
     if policies.shape[0] < players or epsilons.shape[0] < players:
@@ -1917,6 +1928,10 @@ def run_chunk(Core start not None, object chance, object policy, bint deal,
         n_forced = forced_seats.shape[0]
         fseat = &forced_seats[0]
         fact = &forced_actions[0]
+    if forced_each is not None and n > 0:
+        if n_forced != 1 or forced_each.shape[0] != n:
+            raise ValueError("forced_each: one forced seat, and one action per row")
+        each = &forced_each[0]
     if chance is policy:
         raise ValueError("the chance and policy streams must be two bit generators")
     if view_seat >= players:
@@ -1951,6 +1966,8 @@ def run_chunk(Core start not None, object chance, object policy, bint deal,
                     redeal(&st, view_seat, &ds)
                 else:                      # the same, from the unseen pool sorted once
                     determinise(&st, &pool, &ds)
+            if each != NULL:
+                fact = each + g
             stuck = play_game(&st, pols, prng, &ds, log, fseat, fact, n_forced)
             write_row(&st, &rows[g])
             rows[g].truncated = stuck

@@ -40,7 +40,7 @@ from __future__ import annotations
 
 import math
 import time
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
@@ -243,27 +243,25 @@ def _play_item(item: tuple[_Plan, np.random.SeedSequence, list[Task]]) -> npt.ND
     total = sum(n for _, n in tasks)
     rows = np.zeros(total, dtype=_core.ROW_DTYPE)
     seats = np.array([plan.seat], dtype=np.int16)
+    counts = [n for _, n in tasks]
     starts = np.zeros(len(tasks), dtype=np.int64)
-    at = 0
-    for t, (m, n) in enumerate(tasks):
-        starts[t] = at
-        action = plan.actions[m]
-        out = rows[at : at + n]
-        _core.run_chunk(  # a placement, or swap/keep at the swap decision, forced
-            plan.base,
-            chance,
-            policy,
-            False,
-            plan.codes,
-            plan.eps,
-            out,
-            None,
-            seats,
-            np.array([action], dtype=np.int16),
-            view_seat=plan.view_seat,
-            search=plan.search,
-        )
-        at += n
+    np.cumsum(counts[:-1], out=starts[1:])
+    each = np.repeat(np.array([plan.actions[m] for m, _ in tasks], dtype=np.int16), counts)
+    _core.run_chunk(  # each game a placement, or swap/keep at the swap decision, forced
+        plan.base,
+        chance,
+        policy,
+        False,
+        plan.codes,
+        plan.eps,
+        rows,
+        None,
+        seats,
+        each[:1],
+        view_seat=plan.view_seat,
+        search=plan.search,
+        forced_each=each,
+    )
     ranks = rows["ranks"][:, plan.seat].astype(np.int64)
     lowest = rows["scores"][:, plan.seat, :].min(axis=1).astype(np.int64)
     winner = rows["winner"].astype(np.int64)
@@ -335,24 +333,27 @@ class _Runner:
             results.close()
 
 
-def _stats(sums: npt.NDArray[np.int64]) -> dict[str, Any]:
-    n, wins, shared, rank, low, low2 = (int(v) for v in sums)
+def _stats(sums: npt.NDArray[np.int64]) -> dict[str, npt.NDArray[Any]]:
+    """The table's statistics of every move at once (``sums``: one row of ``_SUMS`` a move)."""
+    n, wins, shared, rank, low, low2 = (sums[:, i] for i in range(_SUMS))
     lo, hi = wilson_interval(wins, n)
-    mean = low / n if n else math.nan
-    var = (low2 - n * mean * mean) / (n - 1) if n > 1 else math.nan
-    half = Z95 * math.sqrt(max(var, 0.0) / n) if n > 1 else math.nan
-    return {
-        "playouts": n,
-        "wins": wins,
-        "shared": shared,
-        "win_rate": wins / n if n else math.nan,
-        "win_lo": float(lo),
-        "win_hi": float(hi),
-        "rank": rank / n if n else math.nan,
-        "lowest": mean,
-        "lowest_lo": mean - half,
-        "lowest_hi": mean + half,
-    }
+    nf = n.astype(np.float64)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        mean = np.where(n > 0, low / nf, math.nan)
+        var = np.where(n > 1, (low2 - nf * mean * mean) / (nf - 1), math.nan)
+        half = np.where(n > 1, Z95 * np.sqrt(np.maximum(var, 0.0) / nf), math.nan)
+        return {
+            "playouts": n,
+            "wins": wins,
+            "shared": shared,
+            "win_rate": np.where(n > 0, wins / nf, math.nan),
+            "win_lo": lo,
+            "win_hi": hi,
+            "rank": np.where(n > 0, rank / nf, math.nan),
+            "lowest": mean,
+            "lowest_lo": mean - half,
+            "lowest_hi": mean + half,
+        }
 
 
 def _order_key(metric: str) -> Any:
@@ -468,16 +469,13 @@ def evaluate(
     active = list(range(len(actions)))
     for kept, each in rounds:
         if kept < len(active):
-            ranked = sorted(
-                active, key=lambda m: _order_key(metric)(_row(runner.sums[m], m, plan, base))
-            )
-            active = sorted(ranked[:kept])
+            ranked = sorted(_rows(runner.sums, active, plan, base), key=_order_key(metric))
+            active = sorted(row["index"] for row in ranked[:kept])
         runner.play([(m, each - int(runner.sums[m, 0])) for m in active])
     seconds = time.perf_counter() - began
-    rows = sorted(
-        (_row(runner.sums[m], m, plan, base) for m in range(len(actions))),
-        key=_order_key(metric),
-    )
+    rows = sorted(_rows(runner.sums, range(len(actions)), plan, base), key=_order_key(metric))
+    for row in rows:
+        del row["index"]
     return Evaluation(
         position=text,
         rules=rules,
@@ -495,11 +493,24 @@ def evaluate(
     )
 
 
-def _row(sums: npt.NDArray[np.int64], m: int, plan: _Plan, base: _core.Core) -> dict[str, Any]:
-    action = plan.actions[m]
-    if action < ACTION_SWAP:
-        g0, g1 = base.gains(action // 36, (action // 6) % 6, action % 6)
-        points = int(g0) + int(g1)
-    else:
-        points = 0
-    return {"move": str(MOVES[action]), "action": action, **_stats(sums), "points": points}
+def _rows(
+    sums: npt.NDArray[np.int64], moves: Iterable[int], plan: _Plan, base: _core.Core
+) -> list[dict[str, Any]]:
+    """The table rows of ``moves`` (indices into the plan), with their ``index``."""
+    index = list(moves)
+    stats = _stats(sums[index])
+    columns = {k: v.tolist() for k, v in stats.items()}
+    out = []
+    for i, m in enumerate(index):
+        action = plan.actions[m]
+        if action < ACTION_SWAP:
+            g0, g1 = base.gains(action // 36, (action // 6) % 6, action % 6)
+            points = int(g0) + int(g1)
+        else:
+            points = 0
+        row = {"move": str(MOVES[action]), "action": action}
+        row.update((k, v[i]) for k, v in columns.items())
+        row["points"] = points
+        row["index"] = m
+        out.append(row)
+    return out

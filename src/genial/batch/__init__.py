@@ -17,12 +17,13 @@ True
 from .dataset import Dataset, open_dataset
 from .results import Playouts, Summary
 from .run import prepare, run, run_chunk, run_many, simulate
-from .spec import CHUNK, BatchSpec, Chunk, GameAdapter
+from .spec import CHUNK, SEARCH_CHUNK, BatchSpec, Chunk, GameAdapter
 
 open = open_dataset  # genial.batch.open("runs/"); not in __all__: it would shadow the builtin
 
 __all__ = [
     "CHUNK",
+    "SEARCH_CHUNK",
     "BatchSpec",
     "Chunk",
     "Dataset",

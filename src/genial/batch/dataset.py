@@ -51,7 +51,7 @@ from ..registry import entry
 from ..stats import wilson_interval
 from .results import Playouts, Summary
 from .run import check_memory, play_chunks
-from .spec import CHUNK, BatchSpec, Chunk, chunks
+from .spec import CHUNK, BatchSpec, Chunk
 
 if TYPE_CHECKING:  # pragma: no cover
     import pandas as pd
@@ -171,7 +171,7 @@ def _header(spec: BatchSpec, games: int, part_chunks: int) -> dict[str, Any]:
     """What determines a dataset's contents, as JSON: the run's spec, the plan, the layout."""
     adapter = entry(spec.game).adapter
     entropy: Any = spec.seed.entropy
-    n_chunks = len(chunks(games))
+    n_chunks = len(spec.chunks(games))
     return {
         "format": FORMAT,
         "format_version": FORMAT_VERSION,
@@ -194,7 +194,7 @@ def _header(spec: BatchSpec, games: int, part_chunks: int) -> dict[str, Any]:
             "pool_size": int(spec.seed.pool_size),
         },
         "games": int(games),
-        "chunk_games": CHUNK,
+        "chunk_games": spec.chunk_games,
         "chunks": n_chunks,
         "part_chunks": int(part_chunks),
         "parts": math.ceil(n_chunks / part_chunks),
@@ -288,7 +288,7 @@ class DatasetWriter:
         self.adapter = entry(spec.game).adapter
         self.header = _header(spec, games, PART_CHUNKS)
         self.part_chunks = int(self.header["part_chunks"])
-        self.plan = chunks(games)
+        self.plan = spec.chunks(games)
         self.seconds = 0.0
         done = self._prepare(overwrite, resume)
         self.todo = [(c, n) for c, n in self.plan if c // self.part_chunks not in done]
@@ -364,7 +364,7 @@ class DatasetWriter:
             logs = np.zeros(games, self.adapter.log_dtype) if self.spec.records else None
             buffer = [np.zeros(games, self.adapter.row_dtype), logs, len(self._part_chunks(part))]
             self._buffers[part] = buffer
-        lo = (chunk.index - part * self.part_chunks) * CHUNK
+        lo = (chunk.index - part * self.part_chunks) * self.spec.chunk_games
         buffer[0][lo : lo + len(chunk.rows)] = chunk.rows
         if buffer[1] is not None and chunk.logs is not None:
             buffer[1][lo : lo + len(chunk.rows)] = chunk.logs
@@ -378,14 +378,15 @@ class DatasetWriter:
     def _write_part(self, part: int, rows: npt.NDArray[Any], logs: Any) -> None:
         _, pq = _pyarrow()
         first, last = self._part_chunks(part)[0][0], self._part_chunks(part)[-1][0]
-        game = np.arange(first * CHUNK, first * CHUNK + len(rows), dtype=np.int64)
+        begin = first * self.spec.chunk_games
+        game = np.arange(begin, begin + len(rows), dtype=np.int64)
         info = {
             **self.header,
             "part": {
                 "index": part,
                 "chunks": [first, last + 1],
                 "games": len(rows),
-                "first_game": first * CHUNK,
+                "first_game": begin,
             },
         }
         table = _table(self.spec, rows, game, logs).replace_schema_metadata({KEY: json.dumps(info)})
@@ -473,7 +474,13 @@ class _Run:
             )
         except (KeyError, TypeError, ValueError):
             raise GenialError(f"{path / META}: unreadable plan") from None
-        plan = chunks(games, int(header.get("chunk_games", CHUNK)))
+        chunk_games = int(header.get("chunk_games", CHUNK))
+        if chunk_games != spec.chunk_games:
+            raise GenialError(
+                f"{path / META}: chunks of {chunk_games:,} games, but genial {__version__} "
+                f"plays this run in chunks of {spec.chunk_games:,} (the games would differ)"
+            )
+        plan = spec.chunks(games)
         if part_chunks < 1 or n_parts != math.ceil(len(plan) / part_chunks):
             raise GenialError(f"{path / META}: the plan does not add up")
         parts = []

@@ -16,7 +16,7 @@ from ..errors import GenialError, excerpt
 from ..policies import canonical
 from ..registry import entry
 from ..stats import wilson_interval
-from .spec import CHUNK, BatchSpec
+from .spec import BatchSpec
 
 if TYPE_CHECKING:  # pragma: no cover
     import pandas as pd
@@ -409,7 +409,7 @@ class Playouts:
         """Replay the game of ``row`` from its seed and return it, finished (a ``Game``)."""
         self._check_row(row)
         adapter = entry(self.spec.game).adapter
-        chunk, offset = divmod(int(self.game[row]), CHUNK)
+        chunk, offset = divmod(int(self.game[row]), self.spec.chunk_games)
         _, logs = adapter.play(
             self.spec.with_records(), *self.spec.chunk_streams(chunk), offset + 1
         )

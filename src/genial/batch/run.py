@@ -22,7 +22,7 @@ from ..seeds import as_seed_sequence
 from .backends import backend_for, checked_backend
 from .progress import progress_bar
 from .results import Playouts
-from .spec import CHUNK, BatchSpec, Chunk, chunks
+from .spec import BatchSpec, Chunk
 
 if TYPE_CHECKING:  # pragma: no cover
     from .dataset import Dataset
@@ -134,10 +134,10 @@ def run_many(
         np.zeros(n, dtype=a.log_dtype) if spec.records else None
         for a, (spec, n) in zip(adapters, jobs, strict=True)
     ]
-    items = [(j, spec, c, size) for j, (spec, n) in enumerate(jobs) for c, size in chunks(n)]
+    items = [(j, spec, c, size) for j, (spec, n) in enumerate(jobs) for c, size in spec.chunks(n)]
 
     def place(j: int, done: Chunk) -> None:
-        lo = done.index * CHUNK
+        lo = done.index * jobs[j][0].chunk_games
         hi = lo + len(done.rows)
         rows[j][lo:hi] = done.rows
         job_logs = logs[j]

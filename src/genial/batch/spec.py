@@ -10,12 +10,18 @@ from typing import Any, Protocol
 import numpy as np
 import numpy.typing as npt
 
+from ..policies import SEARCH_POLICIES
 from ..seeds import POLICY_STREAM, child_seed, stream
 
-__all__ = ["CHUNK", "BatchSpec", "Chunk", "GameAdapter"]
+__all__ = ["CHUNK", "SEARCH_CHUNK", "BatchSpec", "Chunk", "GameAdapter"]
 
 CHUNK = 1024
 """Games per seed chunk: chunk ``c`` holds games ``c * CHUNK`` to ``(c + 1) * CHUNK - 1``."""
+
+SEARCH_CHUNK = 16
+"""Games per seed chunk when a seat plays a search policy (``mc:N``, ``mcts:N``): such games
+take milliseconds to seconds each, so small chunks keep every worker busy (a batch of 32 games
+already runs on two) and Ctrl-C prompt."""
 
 
 @dataclass(frozen=True)
@@ -31,6 +37,18 @@ class BatchSpec:
     start: str | None = None  # position text every game continues from, or None for a deal
     openings: tuple[int, ...] = ()  # forced first placements, seat 0, 1, ... in turn
     records: bool = False  # whether chunks also return their games' logs
+
+    @property
+    def chunk_games(self) -> int:
+        """Games per chunk of this batch: ``CHUNK``, or ``SEARCH_CHUNK`` when a seat plays a
+        search policy. It depends on the spec only, so the games never depend on the workers."""
+        if any(name.partition(":")[0] in SEARCH_POLICIES for name in self.policies):
+            return SEARCH_CHUNK
+        return CHUNK
+
+    def chunks(self, n: int) -> list[tuple[int, int]]:
+        """``(chunk index, games)`` of ``n`` games of this batch."""
+        return chunks(n, self.chunk_games)
 
     def chunk_seed(self, chunk: int) -> np.random.SeedSequence:
         """The seed of chunk ``chunk``'s chance stream (its policy stream is that seed's
