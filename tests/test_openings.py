@@ -134,6 +134,11 @@ def test_analysis_table_and_reproducibility() -> None:
     assert first.average == pytest.approx(table["wins"].sum() / table["games"].sum())
     other = analyse(2, games_per_opening=8, seed=5, workers=1)
     assert not table["wins"].equals(other.table["wins"])
+    # a bare analysis at a prompt is one line, not a dump of every class (issue 11)
+    assert repr(first) == (
+        "<OpeningAnalysis: rules 2, seat 0, 164 classes, 8 games each, "
+        "policies ('greedy', 'greedy'), seed 4>"
+    )
 
 
 def test_analysis_plays_the_class_openings() -> None:

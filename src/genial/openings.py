@@ -344,6 +344,17 @@ class OpeningAnalysis:
     metric: str = "win_rate"
     seconds: float | None = None
 
+    def __repr__(self) -> str:
+        """One line (the table is ``table``; ``str()`` prints it, Jupyter shows it as HTML):
+        a dump of every class's members and statistics would run to 100,000 characters."""
+        games = "" if self.games_per_opening is None else f", {self.games_per_opening:,} games each"
+        reply = "" if self.reply_to is None else f", replies to {self.reply_to}"
+        seed = "" if self.seed is None else f", seed {self.seed.entropy}"
+        return (
+            f"<OpeningAnalysis: rules {self.rules}, seat {self.seat}{reply}, "
+            f"{len(self.classes)} classes{games}, policies {self.policy}{seed}>"
+        )
+
     def to_parquet(self, path: str | os.PathLike[str]) -> None:
         """Write the table as Parquet (needs pyarrow)."""
         self.table.to_parquet(path, index=False)
