@@ -4,8 +4,9 @@ Each case evaluates every legal placement of a fixed mid-game position (2 player
 records in ``extra_info``: ``playouts_per_s``; ``baseline_per_s``, the rate of the same policy's
 playouts from that position in one kernel batch (``Game.playouts``); ``scaled_whole_game_per_s``,
 the whole-game rate of ``simulate`` scaled by the moves left (``games/s * moves per game /
-moves left``, a move a placement or a swap; a keep costs next to nothing); and their ratios. The issue's target: at least 0.9 of the scaled rate, and
-two workers at least 1.9 times one (on an otherwise idle machine with two free cores).
+moves left``, a move a placement or a swap; a keep costs next to nothing); and their ratios.
+The issue's target: at least 0.9 of the scaled rate, and two workers at least 1.9 times one
+(on an otherwise idle machine with two free cores).
 """
 
 from __future__ import annotations

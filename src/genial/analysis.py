@@ -27,6 +27,13 @@ longest first), then by the result.
 The result does not depend on ``workers``: the playouts are cut into pieces and packed into work
 items in a fixed way, and item ``i`` of round ``r`` draws from the child ``(r, i)`` of the seed.
 
+The card game (``genial.cards.CardGame``, a ``CardPosition`` or its text) is analysed the same
+way: its decisions are the plays of the hand (each card either way round), or swap and keep
+(RULES §5.5); ``lowest`` is the seat's lowest marker, ``points`` how far the play advances its
+two markers now (``CardGame.gains``). The player view redeals every other hand, the deck and the
+discard pile (face down, RULES §5.3), each keeping its size. Its policies are the card game's
+(``"random"``, ``"greedy"``, ``"epsilon-greedy"``); the search policies are the board game's.
+
 >>> import genial
 >>> game = genial.Game(2, seed=4)
 >>> result = evaluate(game, playouts=40, seed=1, workers=1)
@@ -34,13 +41,17 @@ items in a fixed way, and item ``i`` of round ``r`` draws from the child ``(r, i
 (True, 40)
 >>> str(result.best) == result.table["move"][0]
 True
+>>> from genial.cards import CardGame
+>>> cards = evaluate(CardGame(3, seed=2), playouts=40, seed=1, workers=1)
+>>> cards.phase, len(cards.rows) == len(CardGame(3, seed=2).legal_moves())
+('play', True)
 """
 
 from __future__ import annotations
 
 import math
 import time
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
@@ -48,13 +59,22 @@ import numpy as np
 import numpy.typing as npt
 
 from . import _core
+from . import notation as board_notation
 from .batch.backends import Serial, Threads, worker_count
 from .batch.progress import progress_bar
+from .cards import _kernel as card_kernel
+from .cards import notation as card_notation
+from .cards.game import CardGame
+from .cards.moves import ACTION_SWAP as CARD_SWAP
+from .cards.moves import MOVES as CARD_MOVES
+from .cards.moves import CardMove
+from .cards.notation import CardPosition
+from .cards.rules import CardRules
 from .errors import GenialError, checked_flag, checked_int, excerpt
 from .game import Game
 from .moves import ACTION_SWAP, MOVES, Move
-from .notation import Position, load
-from .policies import canonical, kernel_policies, parse_policies
+from .notation import Position
+from .policies import canonical, kernel_codes, kernel_policies, parse_policies
 from .rules import Rules
 from .seeds import POLICY_STREAM, as_seed_sequence, child_seed, stream
 from .stats import Z95, wilson_interval
@@ -80,6 +100,64 @@ MAX_PLAYOUTS = 10**9
 _SUMS = 6  # per move: playouts, outright wins, shared firsts, sum of ranks, of lowest, of lowest^2
 
 
+# -- the two games -----------------------------------------------------------------------------
+
+
+def _board_points(base: Any, action: int) -> int:
+    """What a placement scores now, before the cap (``Game.gains``); 0 for swap and keep."""
+    if action >= ACTION_SWAP:
+        return 0
+    g0, g1 = base.gains(action // 36, (action // 6) % 6, action % 6)
+    return int(g0) + int(g1)
+
+
+def _card_points(base: Any, action: int) -> int:
+    """How far a play advances the seat's two markers now (``CardGame.gains``: the card
+    kernel's own scoring, area limit and cap included); 0 for swap and keep."""
+    if action >= CARD_SWAP:
+        return 0
+    first, second = base.gains(action)
+    return int(first) + int(second)
+
+
+@dataclass(frozen=True)
+class _Kind:
+    """What evaluate needs of one game: its kernel (``run_chunk``, ``ROW_DTYPE``), how a
+    position becomes a kernel state, its policies, moves, decision names and points."""
+
+    kernel: Any  # the module: genial._core or genial.cards._kernel
+    load: Callable[[Any], Any]  # position -> its kernel state (racks or hands canonical)
+    search: bool  # whether the search policies (mc:, mcts:) are allowed
+    moves: Sequence[Any]  # action id -> move
+    phases: tuple[str, str, str]  # by the kernel's phase: the decision, the swap, over
+    points: Callable[[Any, int], int]  # (kernel state, action) -> what it scores now
+
+
+_BOARD = _Kind(
+    kernel=_core,
+    load=lambda position: board_notation.load(position, pair_tiles=False),
+    search=True,
+    moves=MOVES,
+    phases=("place", "swap", "over"),
+    points=_board_points,
+)
+_CARDS = _Kind(
+    kernel=card_kernel,
+    load=card_notation.load,
+    search=False,
+    moves=CARD_MOVES,
+    phases=("play", "swap", "over"),
+    points=_card_points,
+)
+
+
+def _kind_of(rules: Rules | CardRules) -> _Kind:
+    return _CARDS if isinstance(rules, CardRules) else _BOARD
+
+
+_DECISIONS = {"place": "place", "play": "play a card", "swap": "decide the swap"}
+
+
 @dataclass(frozen=True, eq=False)
 class Evaluation:
     """The result of ``evaluate``: ``rows`` (and ``table``) hold one entry per move, best first.
@@ -90,11 +168,13 @@ class Evaluation:
     first), ``lowest`` (mean final lowest colour) with ``lowest_lo``/``lowest_hi`` (95% normal
     interval) and ``points`` (what the placement scores now, before the cap; 0 for swap and
     keep). ``metric`` is what the moves are ranked by: ``"win_rate"`` (then ``lowest``), or
-    ``"lowest"`` in the solo game.
+    ``"lowest"`` in the solo game. In the card game (``rules`` a ``CardRules``, ``phase``
+    ``"play"`` or ``"swap"``) ``lowest`` is the lowest marker and ``points`` how far the play
+    advances the seat's two markers now (``CardGame.gains``).
     """
 
     position: str
-    rules: Rules
+    rules: Rules | CardRules
     seat: int
     phase: str
     view: View
@@ -108,9 +188,10 @@ class Evaluation:
     seconds: float | None = None
 
     @property
-    def best(self) -> Move:
-        """The move ranked first."""
-        return MOVES[int(self.rows[0]["action"])]
+    def best(self) -> Move | CardMove:
+        """The move ranked first (a ``CardMove`` in the card game)."""
+        move: Move | CardMove = _kind_of(self.rules).moves[int(self.rows[0]["action"])]
+        return move
 
     @property
     def total_playouts(self) -> int:
@@ -134,7 +215,7 @@ class Evaluation:
             else f"{self.playouts:,} playouts a move"
         )
         lines = [
-            f"seat {self.seat} to {'place' if self.phase == 'place' else 'decide the swap'}, "
+            f"seat {self.seat} to {_DECISIONS.get(self.phase, self.phase)}, "
             f"rules {self.rules}, {len(self.rows)} moves; policy {', '.join(self.policy)}, "
             f"{self.view} view, {mode}, {self.total_playouts:,} playouts",
         ]
@@ -182,23 +263,30 @@ class Evaluation:
 # -- checking the arguments --------------------------------------------------------------------
 
 
-def _as_game(game: object) -> Game:
-    if isinstance(game, Game):
+def _as_game(game: object) -> Game | CardGame:
+    if isinstance(game, (Game, CardGame)):
         return game
     if isinstance(game, Position):
         return Game.from_position(game)
+    if isinstance(game, CardPosition):
+        return CardGame.from_position(game)
     if isinstance(game, str):
+        # a card position's text starts with its rules token, 'c2' to 'c4'; a board one's with
+        # its player count
+        if game.lstrip()[:1] == "c":
+            return CardGame.from_text(game)
         return Game.from_text(game)
     raise GenialError(
-        f"evaluate: a genial.Game, a Position or a position text, got {excerpt(game)}"
+        "evaluate: a genial.Game, a Position, a genial.cards.CardGame, a CardPosition or a "
+        f"position text, got {excerpt(game)}"
     )
 
 
-def _candidates(game: Game, legal: list[int], moves: object) -> list[int]:
+def _candidates(game: Game | CardGame, legal: list[int], moves: object) -> list[int]:
     """The action ids to evaluate: every legal one, or the given moves (each legal)."""
     if moves is None:
         return legal
-    if isinstance(moves, (str, Move)) or not isinstance(moves, (list, tuple)):
+    if isinstance(moves, (str, Move, CardMove)) or not isinstance(moves, (list, tuple)):
         raise GenialError(f"moves: a sequence of moves, got {excerpt(moves)}")
     allowed = set(legal)
     out: list[int] = []
@@ -220,11 +308,12 @@ def _candidates(game: Game, legal: list[int], moves: object) -> list[int]:
 class _Plan:
     """What every work item shares: the position, the policies, the view."""
 
-    base: _core.Core
+    kind: _Kind
+    base: Any  # the kernel state: a _core.Core, or a card kernel's Cards
     seat: int
     codes: npt.NDArray[np.uint8]
     eps: npt.NDArray[np.float64]
-    search: npt.NDArray[Any]  # the search policies' parameters (_core.SEARCH_DTYPE)
+    extra: dict[str, Any]  # the board's search policies' parameters (search=_core.SEARCH_DTYPE)
     view_seat: int
     side: int  # the winner value that is a win of the seat to move (its team in the team game)
     actions: list[int]
@@ -241,13 +330,14 @@ def _play_item(item: tuple[_Plan, np.random.SeedSequence, list[Task]]) -> npt.ND
     chance = stream(seed)
     policy = stream(child_seed(seed, POLICY_STREAM))
     total = sum(n for _, n in tasks)
-    rows = np.zeros(total, dtype=_core.ROW_DTYPE)
+    kernel = plan.kind.kernel
+    rows = np.zeros(total, dtype=kernel.ROW_DTYPE)
     seats = np.array([plan.seat], dtype=np.int16)
     counts = [n for _, n in tasks]
     starts = np.zeros(len(tasks), dtype=np.int64)
     np.cumsum(counts[:-1], out=starts[1:])
     each = np.repeat(np.array([plan.actions[m] for m, _ in tasks], dtype=np.int16), counts)
-    _core.run_chunk(  # each game a placement, or swap/keep at the swap decision, forced
+    kernel.run_chunk(  # each game a placement (a play), or swap/keep at the swap decision, forced
         plan.base,
         chance,
         policy,
@@ -259,8 +349,8 @@ def _play_item(item: tuple[_Plan, np.random.SeedSequence, list[Task]]) -> npt.ND
         seats,
         each[:1],
         view_seat=plan.view_seat,
-        search=plan.search,
         forced_each=each,
+        **plan.extra,
     )
     ranks = rows["ranks"][:, plan.seat].astype(np.int64)
     lowest = rows["scores"][:, plan.seat, :].min(axis=1).astype(np.int64)
@@ -379,7 +469,7 @@ def _schedule(n_moves: int, playouts: int, first: int) -> list[tuple[int, int]]:
 
 
 def evaluate(
-    game: Game | Position | str,
+    game: Game | Position | CardGame | CardPosition | str,
     *,
     playouts: int = 1000,
     policy: str | Sequence[str] = "random",
@@ -388,7 +478,7 @@ def evaluate(
     view: View = "player",
     adaptive: bool = False,
     min_playouts: int = 32,
-    moves: Sequence[Move | str | int] | None = None,
+    moves: Sequence[Move | CardMove | str | int] | None = None,
     progress: bool = False,
     epsilon: float = 0.1,
 ) -> Evaluation:
@@ -396,13 +486,15 @@ def evaluate(
 
     Parameters
     ----------
-    game : Game, Position or position text
+    game : Game, Position, CardGame, CardPosition or position text
         The position; its seat to move is analysed (its team's result in the team game).
+        The card game is analysed the same way (module docstring).
     playouts : int
         Playouts per move; with ``adaptive``, what the moves kept to the last round get.
     policy : str or sequence of str
         The policy of every seat in the playouts (one name, or one per seat), as
-        ``genial.simulate`` takes them: ``"random"``, ``"greedy"``, ...
+        ``genial.simulate`` takes them: ``"random"``, ``"greedy"``, ... (the search policies
+        ``"mc:N"``, ``"mcts:N"`` in the board game only).
     seed : anything ``numpy.random.default_rng`` accepts
         The root of the playouts' randomness; the same seed gives the same table whatever
         ``workers``.
@@ -429,12 +521,17 @@ def evaluate(
         raise GenialError(f"view must be 'player' or 'omniscient', got {excerpt(view)}")
     n_workers = worker_count(-1 if workers is None else workers)
     rules = game.rules
-    names, epsilons = parse_policies(policy, rules.players, epsilon)
-    codes, eps, search = kernel_policies(names, epsilons)
-    # the kernel state of the position itself (racks in canonical order), not of the game's
-    # history: the playouts depend on the position only, as simulate(start=...)'s do
+    kind = _kind_of(rules)
+    names, epsilons = parse_policies(policy, rules.players, epsilon, search=kind.search)
+    extra: dict[str, Any] = {}
+    if kind.search:
+        codes, eps, extra["search"] = kernel_policies(names, epsilons)
+    else:
+        codes, eps = kernel_codes(names, epsilons)
+    # the kernel state of the position itself (racks or hands in canonical order), not of the
+    # game's history: the playouts depend on the position only, as simulate(start=...)'s do
     position = game.position
-    base = load(position, pair_tiles=False)
+    base = kind.load(position)
     text = position.to_text()
     if base.phase == 2:
         raise GenialError("evaluate: the game is over, there is no decision to analyse")
@@ -444,11 +541,12 @@ def evaluate(
     actions = _candidates(game, legal, moves)
     seat = int(base.current)
     plan = _Plan(
+        kind=kind,
         base=base,
         seat=seat,
         codes=codes,
         eps=eps,
-        search=search,
+        extra=extra,
         view_seat=seat if view == "player" and rules.players > 1 else -1,
         side=rules.team_of(seat),
         actions=actions,
@@ -480,7 +578,7 @@ def evaluate(
         position=text,
         rules=rules,
         seat=seat,
-        phase=("place", "swap", "over")[base.phase],
+        phase=kind.phases[base.phase],
         view=view,
         policy=tuple(canonical(b, e) for b, e in zip(names, epsilons, strict=True)),
         rows=tuple(rows),
@@ -494,7 +592,7 @@ def evaluate(
 
 
 def _rows(
-    sums: npt.NDArray[np.int64], moves: Iterable[int], plan: _Plan, base: _core.Core
+    sums: npt.NDArray[np.int64], moves: Iterable[int], plan: _Plan, base: Any
 ) -> list[dict[str, Any]]:
     """The table rows of ``moves`` (indices into the plan), with their ``index``."""
     index = list(moves)
@@ -503,14 +601,9 @@ def _rows(
     out = []
     for i, m in enumerate(index):
         action = plan.actions[m]
-        if action < ACTION_SWAP:
-            g0, g1 = base.gains(action // 36, (action // 6) % 6, action % 6)
-            points = int(g0) + int(g1)
-        else:
-            points = 0
-        row = {"move": str(MOVES[action]), "action": action}
+        row = {"move": str(plan.kind.moves[action]), "action": action}
         row.update((k, v[i]) for k, v in columns.items())
-        row["points"] = points
+        row["points"] = plan.kind.points(base, action)
         row["index"] = m
         out.append(row)
     return out

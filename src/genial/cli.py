@@ -602,10 +602,28 @@ def _replay_game(record: Any) -> Any:
 
 
 def _analyse(args: argparse.Namespace, session: _Session) -> int:
+    """``genial analyse`` and ``genial cards analyse``: the position of the command's game."""
     from .analysis import evaluate
+    from .cards.notation import CardPosition
+    from .notation import Position
 
+    cards = _game(args) == "cards"
+    own: Any = CardPosition if cards else Position
+    other: Any = Position if cards else CardPosition
+    try:
+        position = own.parse(args.position)
+    except GenialError as exc:
+        try:
+            other.parse(args.position)
+        except GenialError:
+            raise exc from None
+        raise CommandLineError(
+            "POSITION is a board game position: analyse it with genial analyse"
+            if cards
+            else "POSITION is a card game position: analyse it with genial cards analyse"
+        ) from None
     result = evaluate(
-        args.position,
+        position,
         playouts=args.playouts,
         policy=_policy(args, "random"),
         seed=args.seed,
@@ -817,6 +835,44 @@ def _add_play(parser: argparse.ArgumentParser) -> None:
     parser.set_defaults(func=_play)
 
 
+def _add_analyse(parser: argparse.ArgumentParser, *, hidden: str) -> None:
+    """``genial analyse`` and ``genial cards analyse``: ``genial.analysis.evaluate``."""
+    parser.add_argument(
+        "position", metavar="POSITION", help="a position text (game.to_text(), quoted)"
+    )
+    parser.add_argument(
+        "--playouts",
+        type=_count(1, "playouts"),
+        default=1000,
+        metavar="N",
+        help="playouts per move (with --adaptive: for the moves that survive to the end)",
+    )
+    parser.add_argument(
+        "--view",
+        type=_one_of(("player", "omniscient")),
+        default="player",
+        metavar="{player,omniscient}",
+        help="player: redeal what the mover cannot see in every playout; omniscient: the true "
+        + hidden,
+    )
+    parser.add_argument(
+        "--adaptive", action="store_true", help="successive halving from --min-playouts"
+    )
+    parser.add_argument(
+        "--min-playouts",
+        type=_count(1, "playouts"),
+        default=32,
+        metavar="N",
+        help="playouts per move in the first round of --adaptive",
+    )
+    parser.add_argument(
+        "--rows", type=_integer(0), default=10, metavar="N", help="moves to print, best first"
+    )
+    _add_run(parser, policy="random")
+    _add_progress(parser)
+    parser.set_defaults(func=_analyse)
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = _Parser(
         prog="genial",
@@ -899,40 +955,7 @@ def build_parser() -> argparse.ArgumentParser:
         help="every legal decision of a position played out and ranked, with intervals",
         formatter_class=_HelpFormatter,
     )
-    an.add_argument(
-        "position", metavar="POSITION", help="a position text (game.to_text(), quoted)"
-    )
-    an.add_argument(
-        "--playouts",
-        type=_count(1, "playouts"),
-        default=1000,
-        metavar="N",
-        help="playouts per move (with --adaptive: for the moves that survive to the end)",
-    )
-    an.add_argument(
-        "--view",
-        type=_one_of(("player", "omniscient")),
-        default="player",
-        metavar="{player,omniscient}",
-        help="player: redeal what the mover cannot see in every playout; omniscient: the true "
-        "racks",
-    )
-    an.add_argument(
-        "--adaptive", action="store_true", help="successive halving from --min-playouts"
-    )
-    an.add_argument(
-        "--min-playouts",
-        type=_count(1, "playouts"),
-        default=32,
-        metavar="N",
-        help="playouts per move in the first round of --adaptive",
-    )
-    an.add_argument(
-        "--rows", type=_integer(0), default=10, metavar="N", help="moves to print, best first"
-    )
-    _add_run(an, policy="random")
-    _add_progress(an)
-    an.set_defaults(func=_analyse)
+    _add_analyse(an, hidden="racks")
 
     ar = sub.add_parser(
         "arena",
@@ -967,11 +990,11 @@ def build_parser() -> argparse.ArgumentParser:
 
     cards = sub.add_parser(
         "cards",
-        help="the card game (Einfach Genial: Das Kartenspiel): play, simulate, match",
+        help="the card game (Einfach Genial: Das Kartenspiel): play, simulate, match, analyse",
         formatter_class=_HelpFormatter,
     )
     card_sub = cards.add_subparsers(
-        dest="cards_command", required=True, metavar="{play,simulate,match}"
+        dest="cards_command", required=True, metavar="{play,simulate,match,analyse}"
     )
     card_play = card_sub.add_parser(
         "play",
@@ -1017,6 +1040,12 @@ def build_parser() -> argparse.ArgumentParser:
     _add_run(card_match, policy="random")
     _add_progress(card_match)
     card_match.set_defaults(func=_match)
+    card_analyse = card_sub.add_parser(
+        "analyse",
+        help="every legal decision of a card position played out and ranked, with intervals",
+        formatter_class=_HelpFormatter,
+    )
+    _add_analyse(card_analyse, hidden="hands, deck and discard pile")
     return parser
 
 

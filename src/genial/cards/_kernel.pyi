@@ -67,6 +67,11 @@ class Cards:
         script: Sequence[int] | None = None,
     ) -> list[int]: ...
     def choose(self, policy: str, bit_generator: Any, epsilon: float = 0.1) -> int: ...
+    def redeal(self, view_seat: int, bit_generator: np.random.BitGenerator) -> None:
+        """Determinise in place for ``view_seat``: every other hand, the deck and the discard
+        pile are gathered and dealt again at random, each keeping its size (a seat at its swap
+        decision from the cards showing none of its lowest colours, as it is known to hold);
+        markers, displays, turn, phase, bonus and ``view_seat``'s hand stay."""
     def set_position(
         self,
         markers: Sequence[Sequence[int]],
@@ -92,4 +97,17 @@ def run_chunk(
     epsilons: npt.NDArray[np.float64],
     rows: npt.NDArray[Any],
     logs: npt.NDArray[Any] | None = None,
-) -> None: ...
+    forced_seats: npt.NDArray[np.int16] | None = None,
+    forced_actions: npt.NDArray[np.int16] | None = None,
+    view_seat: int = -1,
+    forced_each: npt.NDArray[np.int16] | None = None,
+) -> None:
+    """Play ``len(rows)`` games from ``start`` without the GIL, one result row each.
+
+    ``forced_seats``/``forced_actions``: actions every game makes, each at the next decision of
+    its seat of its kind (a play, or swap/keep at a swap decision); ``ValueError`` if one is not
+    legal then. ``view_seat >= 0`` determinises every game for that seat first (as
+    ``Cards.redeal``, from the ``chance`` stream); forced actions may then only be that seat's,
+    and ``logs`` must be ``None``. ``forced_each``: with one forced seat, game ``g`` forces
+    ``forced_each[g]`` (the games of one call per run of equal actions on the same streams).
+    """

@@ -425,6 +425,102 @@ cdef void deal(CState *st, Draws *ds) noexcept nogil:
 
 
 # ---------------------------------------------------------------------------------------------
+# determinisation: what a seat cannot see, dealt again
+
+cdef struct Pool:
+    # a state with what its observer cannot see gathered in the deck (canonical order): every
+    # other hand emptied, the discard pile emptied
+    CState st
+    uint8_t held[MAXP]          # the cards each of those hands held
+    uint8_t discard_n           # the cards the discard pile held
+    int seat                    # the observer
+    int bound                   # another seat at its swap decision, whose hand is known to show
+                                # none of its lowest colours (RULES §5.5), or -1
+    uint16_t allowed            # the card types that hand may hold
+
+
+cdef void pool_of(const CState *root, int seat, Pool *pool) noexcept nogil:
+    """The unseen pool of ``seat`` at ``root``: the other hands, the deck and the discard pile
+    (face down, RULES §5.3; ``CardView`` shows only its size) in one sorted deck. When another
+    seat is at its swap decision, everyone knows that its hand shows none of its lowest
+    colours (RULES §5.5): that hand is then dealt from the cards that do not (``bound``)."""
+    cdef int p, t, i
+    cdef const uint8_t *m = root.marker[root.current]
+    cdef int low = low_mask(m, lowest(m))
+    memcpy(&pool.st, root, sizeof(CState))
+    pool.seat = seat
+    pool.bound = root.current if root.phase == PH_SWAP and root.current != seat else -1
+    pool.allowed = 0
+    for t in range(NCARD):
+        if not (CARD_MASK[t] & low):
+            pool.allowed |= 1 << t
+    for p in range(MAXP):
+        pool.held[p] = 0
+    for p in range(root.players):
+        if p == seat:
+            continue
+        pool.held[p] = root.hand_n[p]
+        for t in range(NCARD):
+            for i in range(root.hand[p][t]):
+                bag_put(&pool.st.deck, t)
+            pool.st.hand[p][t] = 0
+        pool.st.hand_mask[p] = 0
+        pool.st.hand_n[p] = 0
+    pool.discard_n = root.discard.n
+    for i in range(root.discard.n):
+        bag_put(&pool.st.deck, root.discard.item[i])
+    pool.st.discard.n = 0
+    bag_sort(&pool.st.deck)
+
+
+cdef void determinise(CState *st, const Pool *pool, Draws *ds) noexcept nogil:
+    """``st`` := the pool's state dealt again at random: each other hand, in seat order, draws
+    as many cards as it held, then the discard pile as many as it held; the rest is the deck.
+    A ``bound`` hand is dealt first, uniformly from the pool's cards it may hold (the uniform
+    deal given what it is known to hold). The deck ends in canonical order, as every entry
+    point puts it (the discard pile's order never matters: it is sorted when it becomes the
+    deck), so a game played on from here is the game ``Cards.redeal`` then ``run_chunk``
+    plays."""
+    cdef int p, i, t
+    cdef Bag sub
+    memcpy(st, &pool.st, sizeof(CState))
+    if pool.bound >= 0:
+        sub.n = 0
+        for i in range(st.deck.n):
+            if (pool.allowed >> st.deck.item[i]) & 1:
+                bag_put(&sub, st.deck.item[i])
+        for i in range(pool.held[pool.bound]):
+            t = bag_draw(&sub, ds)
+            if t < 0:
+                return
+            bag_take(&st.deck, t)
+            hand_add(st, pool.bound, t)
+    for p in range(st.players):
+        if p == pool.bound:
+            continue
+        for i in range(pool.held[p]):
+            t = bag_draw(&st.deck, ds)
+            if t < 0:
+                return
+            hand_add(st, p, t)
+    for i in range(pool.discard_n):
+        t = bag_draw(&st.deck, ds)
+        if t < 0:
+            return
+        bag_put(&st.discard, t)
+    bag_sort(&st.deck)
+
+
+cdef void redeal(CState *st, int seat, Draws *ds) noexcept nogil:
+    """Determinise ``st`` for ``seat`` in place (``pool_of`` then ``determinise``): only what
+    that seat cannot see changes (the other hands, the deck, the discard pile); every hand,
+    the deck and the discard pile keep their sizes."""
+    cdef Pool pool
+    pool_of(st, seat, &pool)
+    determinise(st, &pool, ds)
+
+
+# ---------------------------------------------------------------------------------------------
 # the Python face
 
 cdef class Cards:
@@ -648,6 +744,23 @@ cdef class Cards:
             a = choose(&self.st, pol, epsilon, rng)
         return a
 
+    def redeal(self, int view_seat, object bit_generator):
+        """Determinise in place for ``view_seat``: the cards it cannot see (every other hand,
+        the deck and the discard pile) are gathered, put in canonical order and dealt again
+        from ``bit_generator`` (a numpy BitGenerator): each other hand in seat order as many
+        cards as it held, then the discard pile as many, the rest staying in the deck (another
+        seat at its swap decision first, from the cards showing none of its lowest colours,
+        RULES §5.5). Markers, displays, turn, phase and bonus stay, and so does ``view_seat``'s
+        hand."""
+        cdef Draws ds
+        cdef bitgen_t *rng = bitgen_of(bit_generator)
+        if not 0 <= view_seat < self.st.players:
+            raise ValueError(f"no seat {view_seat}")
+        memset(&ds, 0, sizeof(Draws))
+        ds.rng = rng
+        with bit_generator.lock, nogil:
+            redeal(&self.st, view_seat, &ds)
+
     def set_position(self, markers, hands, displays, deck, discard, int current, int phase,
                      int bonus, int turns, winner, bint truncated, stats=None):
         """Replace the whole state (the caller, ``genial.cards.notation``, checked it)."""
@@ -689,10 +802,25 @@ cdef class Cards:
 # whole games
 
 cdef int play_game(CState *st, const uint8_t *pol, const double *eps, bitgen_t *policy_rng,
-                   Draws *ds, CardLog *log) noexcept nogil:
-    cdef int a, before
+                   Draws *ds, CardLog *log, const int16_t *forced_seat,
+                   const int16_t *forced_action, int n_forced) noexcept nogil:
+    """Play the game in ``st`` to its end with the seats' policies; log the moves if ``log``.
+
+    The ``n_forced`` forced actions are made, in order, at the next decision of their seat of
+    their kind: a play at a play (bonus turns included), swap or keep at a swap decision.
+    Returns 1 if the game stopped with no legal move, 2 if a forced action was not legal at
+    its decision (the game is then stopped there), else 0."""
+    cdef int a, before, f = 0
     while st.phase != PH_OVER:
-        a = choose(st, pol[st.current], eps[st.current], policy_rng)
+        if (f < n_forced and st.current == forced_seat[f]
+                and (forced_action[f] >= A_SWAP) == (st.phase == PH_SWAP)):
+            a = forced_action[f]
+            f += 1
+            if not is_legal(st, a):
+                st.phase = PH_OVER
+                return 2
+        else:
+            a = choose(st, pol[st.current], eps[st.current], policy_rng)
         if a < 0:
             st.phase = PH_OVER
             return 1
@@ -732,31 +860,83 @@ cdef void write_row(CState *st, CardRow *row) noexcept nogil:
 
 def run_chunk(Cards start not None, object chance, object policy, bint deal_first,
               const uint8_t[::1] policies, const double[::1] epsilons, CardRow[::1] rows,
-              CardLog[::1] logs=None):
+              CardLog[::1] logs=None, const int16_t[::1] forced_seats=None,
+              const int16_t[::1] forced_actions=None, int view_seat=-1,
+              const int16_t[::1] forced_each=None):
     """Play ``len(rows)`` games from ``start`` (dealt first if ``deal_first``) without the GIL,
     the deck drawing from ``chance`` and the policies from ``policy``, one ``CardRow`` per game
-    (and its ``CardLog`` if ``logs`` is given)."""
-    cdef Py_ssize_t n = rows.shape[0], g
+    (and its ``CardLog`` if ``logs`` is given).
+
+    ``forced_seats``/``forced_actions``: actions every game makes (``play_game``: each at the
+    next decision of its seat of its kind; one that is not legal then is a ``ValueError``).
+    ``view_seat >= 0``: each game is first determinised for that seat (``redeal``, after the
+    deal if any, from the chance stream), so the games use only what that seat can see; forced
+    actions may then only be that seat's, and there are no logs (a record would not start from
+    ``start``). ``forced_each``: with one forced seat, game ``g`` forces ``forced_each[g]``
+    instead of ``forced_actions[0]`` (many forced actions' games in one call, as if one call per
+    run of equal actions on the same streams: the same games)."""
+    cdef Py_ssize_t n = rows.shape[0], g, bad = -1
+    cdef int players = start.st.players
+    cdef int i, rc
     cdef CState st
     cdef Draws ds
     cdef CardLog *log = NULL
     cdef bitgen_t *rng = bitgen_of(chance)
     cdef bitgen_t *prng = bitgen_of(policy)
     cdef CState base
+    cdef Pool pool
+    cdef int n_forced = 0
+    cdef const int16_t *fseat = NULL
+    cdef const int16_t *fact = NULL
+    cdef const int16_t *each = NULL
     if chance is policy:
         raise ValueError("the chance and policy streams must be two bit generators")
-    if policies.shape[0] < start.st.players or epsilons.shape[0] < start.st.players:
+    if policies.shape[0] < players or epsilons.shape[0] < players:
         raise ValueError("one policy and one epsilon per seat are needed")
+    for i in range(players):
+        if policies[i] > 2:
+            raise ValueError(f"unknown policy code {policies[i]}")
     if logs is not None and logs.shape[0] != n:
         raise ValueError("one log per row")
+    if forced_seats is not None and forced_seats.shape[0] > 0:
+        if forced_actions is None or forced_actions.shape[0] != forced_seats.shape[0]:
+            raise ValueError("one forced action per forced seat")
+        n_forced = forced_seats.shape[0]
+        for i in range(n_forced):
+            if not 0 <= forced_seats[i] < players:
+                raise ValueError(f"forced_seats: no seat {forced_seats[i]}")
+            if not 0 <= forced_actions[i] < A_SIZE:
+                raise ValueError(f"forced_actions: no action {forced_actions[i]}")
+        fseat = &forced_seats[0]
+        fact = &forced_actions[0]
+    if forced_each is not None and n > 0:
+        if n_forced != 1 or forced_each.shape[0] != n:
+            raise ValueError("forced_each: one forced seat, and one action per row")
+        for g in range(n):
+            if not 0 <= forced_each[g] < A_SIZE:
+                raise ValueError(f"forced_each: no action {forced_each[g]}")
+        each = &forced_each[0]
+    if not -1 <= view_seat < players:
+        raise ValueError(f"view_seat: no seat {view_seat} in a {players}-player game")
+    if view_seat >= 0:
+        if logs is not None:
+            raise ValueError("view_seat: determinised games have no records")
+        for i in range(n_forced):
+            if fseat[i] != view_seat:
+                raise ValueError("view_seat: only that seat's actions may be forced")
     memcpy(&base, &start.st, sizeof(CState))
     bag_sort(&base.deck)
     bag_sort(&base.discard)
+    if view_seat >= 0 and not deal_first:
+        pool_of(&base, view_seat, &pool)
     with chance.lock, policy.lock, nogil:
         for g in range(n):
-            memcpy(&st, &base, sizeof(CState))
             memset(&ds, 0, sizeof(Draws))
             ds.rng = rng
+            if view_seat >= 0 and not deal_first:
+                determinise(&st, &pool, &ds)   # the start, redealt from its unseen pool
+            else:
+                memcpy(&st, &base, sizeof(CState))
             if logs is not None:
                 log = &logs[g]
                 log.n_moves = 0
@@ -766,9 +946,18 @@ def run_chunk(Cards start not None, object chance, object policy, bint deal_firs
                 ds.max_log = LOG_DRAWS
             if deal_first:
                 deal(&st, &ds)
-            play_game(&st, &policies[0], &epsilons[0], prng, &ds, log)
+                if view_seat >= 0:
+                    redeal(&st, view_seat, &ds)
+            if each != NULL:
+                fact = each + g
+            rc = play_game(&st, &policies[0], &epsilons[0], prng, &ds, log, fseat, fact,
+                           n_forced)
+            if rc == 2 and bad < 0:
+                bad = g
             write_row(&st, &rows[g])
             if log != NULL:
                 log.n_draws = ds.n_log
                 if ds.error == DRAW_LOG_FULL:
                     log.overflow = 1
+    if bad >= 0:
+        raise ValueError(f"a forced action is not legal at its decision (game {bad})")

@@ -529,7 +529,7 @@ def evaluation_html(result: Evaluation, rows: int = 10) -> str:
     """
     r = result
     solo = r.metric == "lowest"
-    decision = "place" if r.phase == "place" else "decide the swap"
+    decision = {"place": "place", "play": "play a card"}.get(r.phase, "decide the swap")
     mode = (
         f"adaptive, {r.min_playouts:,} to {r.playouts:,} playouts a move"
         if r.adaptive
@@ -572,7 +572,7 @@ def evaluation_html(result: Evaluation, rows: int = 10) -> str:
     more = len(r.rows) - len(body)
     foot = (f"… {more:,} more moves; " if more > 0 else "") + (
         f"{r.total_playouts:,} playouts; 95% intervals (Wilson for win rates); points: what the "
-        "placement scores now"
+        "move scores now"
     )
     if r.seconds:
         foot += f"; {r.total_playouts / r.seconds:,.0f} playouts/s"
