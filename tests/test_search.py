@@ -149,6 +149,46 @@ def test_redeal_keeps_what_the_seat_sees() -> None:
     assert a == b
 
 
+def test_redeal_respects_a_swap_decision_it_can_see() -> None:
+    """RULES §3.5: a seat offered the swap holds no tile of its lowest colours, and every seat
+    sees that it is offered it. Redealt for another seat, its rack is drawn from the unseen
+    tiles that show none of those colours; the pool is still only redistributed, and the
+    uniform deal given that knowledge reaches more than one rack."""
+    game = Game(2, seed=0)
+    while game.phase != "swap":
+        game.play(game.choose("greedy"))
+        assert not game.is_over
+    core = load(game.position)
+    mover = core.current
+    observer = 1 - mover
+    low = game.scores[mover].min()
+    lowest = {c for c in range(6) if game.scores[mover][c] == low}
+    unseen = np.array(core.bag_counts())
+    for t in core.rack(mover):
+        unseen[t] += 1
+    racks = set()
+    for seed in range(60):
+        work = core.copy()
+        work.redeal(observer, np.random.PCG64(seed))
+        rack = work.rack(mover)
+        assert len(rack) == len(core.rack(mover))
+        assert not any(set(_core.TILES[t]) & lowest for t in rack), (seed, rack)
+        assert work.phase == core.phase and work.rack(observer) == core.rack(observer)
+        after = np.array(work.bag_counts())
+        for t in rack:
+            after[t] += 1
+        assert after.tolist() == unseen.tolist()
+        racks.add(tuple(sorted(rack)))
+    assert len(racks) > 1
+    # games played on from it, determinised for the observer, are legal to the end
+    rows = np.zeros(200, dtype=_core.ROW_DTYPE)
+    codes, eps, _ = kernel_policies(*parse_policies("random", 2))
+    _core.run_chunk(
+        core, np.random.PCG64(1), np.random.PCG64(2), False, codes, eps, rows, view_seat=observer
+    )
+    assert not rows["truncated"].any()
+
+
 def test_redeal_and_view_seat_reject_bad_input() -> None:
     game = midgame()
     core = load(game.position)

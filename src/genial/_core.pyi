@@ -132,7 +132,9 @@ class Core:
         """Determinise in place for ``view_seat``: the other seats' racks go back to the bag,
         the bag is put in canonical order, and those seats (in seat order) draw as many tiles
         again from ``bit_generator``. The board, counters, ``view_seat``'s rack and every rack's
-        size are unchanged; only the tiles ``view_seat`` cannot see are redrawn."""
+        size are unchanged; only the tiles ``view_seat`` cannot see are redrawn. A seat at its
+        swap decision is known to hold none of its lowest colours (RULES §3.5): its rack is
+        drawn first, from the unseen tiles that show none of them."""
     def give(self, seat: int, tile: int) -> None: ...
     def set_position(
         self,

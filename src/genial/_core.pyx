@@ -379,21 +379,27 @@ cdef inline bint is_first_placement(State *st) noexcept nogil:
             and first_rule_possible(st))
 
 
-cdef bint swap_allowed(State *st) noexcept nogil:
-    """RULES §3.5: no rack tile shows any of the lowest colours (ties included); the rack and
-    the bag are non-empty (decision: with an empty bag the swap would only throw the rack away)."""
-    cdef int p = st.current
-    cdef int k = st.rules.counter_of[p]
-    cdef int c, i, low
+cdef uint8_t lowest_colours(const State *st, int p) noexcept nogil:
+    """Bit c set if colour c is among the lowest of seat ``p``'s counters (ties included)."""
+    cdef const uint8_t *s = st.score[st.rules.counter_of[p]]
+    cdef int c, low = s[0]
     cdef uint8_t mask = 0
-    cdef const uint8_t *s = st.score[k]
-    if st.rack_n[p] == 0 or st.bag.n == 0 or not st.rules.swap_rule:
-        return False                       # nothing to swap, or nothing to draw
-    low = s[0]
     for c in range(1, NCOL):
         low = s[c] if s[c] < low else low
     for c in range(NCOL):
         mask |= (s[c] == low) << c
+    return mask
+
+
+cdef bint swap_allowed(State *st) noexcept nogil:
+    """RULES §3.5: no rack tile shows any of the lowest colours (ties included); the rack and
+    the bag are non-empty (decision: with an empty bag the swap would only throw the rack away)."""
+    cdef int p = st.current
+    cdef int i
+    cdef uint8_t mask
+    if st.rack_n[p] == 0 or st.bag.n == 0 or not st.rules.swap_rule:
+        return False                       # nothing to swap, or nothing to draw
+    mask = lowest_colours(st, p)
     for i in range(st.rack_n[p]):
         if TILE_MASK[st.rack[p][i]] & mask:
             return False
@@ -907,32 +913,6 @@ cdef void deal(State *st, Draws *ds) noexcept nogil:
         refill(st, p, ds)
 
 
-cdef void redeal(State *st, int view_seat, Draws *ds) noexcept nogil:
-    """Determinise the state for ``view_seat``: every other seat returns its rack to the bag, the
-    bag is put in canonical order (``bag_sort``), and each of those seats, in seat order, draws
-    as many tiles as it held. What ``view_seat`` sees (its rack, the board, every counter, the
-    number of tiles each seat holds) is unchanged; the tiles it cannot see (the other racks and
-    the bag) are redrawn from their pool (``view_seat < 0`` redeals every seat)."""
-    cdef uint8_t held[MAXP]
-    cdef int p, i, t
-    for p in range(st.rules.players):
-        held[p] = 0
-        if p == view_seat:
-            continue
-        held[p] = st.rack_n[p]
-        for i in range(st.rack_n[p]):
-            bag_put(&st.bag, st.rack[p][i])
-        st.rack_n[p] = 0
-    bag_sort(&st.bag)
-    for p in range(st.rules.players):
-        for i in range(held[p]):
-            t = bag_draw(&st.bag, ds)
-            if t < 0:
-                return
-            st.rack[p][st.rack_n[p]] = t
-            st.rack_n[p] += 1
-
-
 # ---------------------------------------------------------------------------------------------
 # search policies: flat Monte Carlo and information-set MCTS over determinisations
 # (docs/search.md). Everything runs on copies of the state, draws its randomness (the
@@ -982,13 +962,19 @@ cdef struct Pool:
     State st
     uint8_t held[MAXP]          # the tiles each of those racks held
     int seat                    # the observer
+    int bound                   # a seat at its swap decision whose rack is redealt, or -1
+    uint8_t low                 # that seat's lowest colours: its rack shows none of them
 
 
 cdef void pool_of(const State *root, int seat, Pool *pool) noexcept nogil:
-    """The unseen pool of ``seat`` at ``root``: what ``redeal`` draws from, sorted once."""
+    """The unseen pool of ``seat`` at ``root`` (``seat < 0``: every rack), what ``determinise``
+    draws from, sorted once. When another seat is at its swap decision, everyone knows that its
+    rack shows none of its lowest colours (RULES §3.5): that rack is ``bound`` to them."""
     cdef int p, i
     memcpy(&pool.st, root, sizeof(State))
     pool.seat = seat
+    pool.bound = root.current if root.phase == PH_SWAP and root.current != seat else -1
+    pool.low = lowest_colours(root, root.current) if pool.bound >= 0 else 0
     for p in range(MAXP):
         pool.held[p] = 0
     for p in range(root.rules.players):
@@ -1002,16 +988,47 @@ cdef void pool_of(const State *root, int seat, Pool *pool) noexcept nogil:
 
 
 cdef void determinise(State *st, const Pool *pool, Draws *ds) noexcept nogil:
-    """``st`` := the pool's root, redealt for its observer (the same as ``redeal``)."""
+    """``st`` := the pool's root, redealt for its observer: each rack it cannot see, in seat
+    order, draws as many tiles as it held from the pool. A ``bound`` rack is dealt first,
+    uniformly from the pool's tiles showing none of its lowest colours (the uniform deal given
+    what is known of it: the real rack is among them)."""
     cdef int p, i, t
+    cdef Bag sub
     memcpy(st, &pool.st, sizeof(State))
+    if pool.bound >= 0:
+        sub.n = 0
+        for i in range(st.bag.n):
+            if not TILE_MASK[st.bag.item[i]] & pool.low:
+                bag_put(&sub, st.bag.item[i])
+        for i in range(pool.held[pool.bound]):
+            t = bag_draw(&sub, ds)
+            if t < 0:
+                return
+            bag_take(&st.bag, t)
+            st.rack[pool.bound][st.rack_n[pool.bound]] = t
+            st.rack_n[pool.bound] += 1
     for p in range(st.rules.players):
+        if p == pool.bound:
+            continue
         for i in range(pool.held[p]):
             t = bag_draw(&st.bag, ds)
             if t < 0:
                 return
             st.rack[p][st.rack_n[p]] = t
             st.rack_n[p] += 1
+
+
+cdef void redeal(State *st, int view_seat, Draws *ds) noexcept nogil:
+    """Determinise the state for ``view_seat`` in place (``pool_of`` then ``determinise``):
+    every other seat returns its rack to the bag, the bag is put in canonical order
+    (``bag_sort``), and each of those seats, in seat order, draws as many tiles as it held (a
+    seat at its swap decision from the tiles it may hold, first). What ``view_seat`` sees (its
+    rack, the board, every counter, the number of tiles each seat holds, the phase) is
+    unchanged; the tiles it cannot see (the other racks and the bag) are redrawn from their pool
+    (``view_seat < 0`` redeals every seat)."""
+    cdef Pool pool
+    pool_of(st, view_seat, &pool)
+    determinise(st, &pool, ds)
 
 
 cdef int rollout(State *st, int kind, bitgen_t *rng, Draws *ds) noexcept nogil:
@@ -1757,8 +1774,9 @@ cdef class Core:
     def redeal(self, int view_seat, object bit_generator):
         """Determinise in place for ``view_seat``: every other seat's rack goes back to the bag,
         the bag is put in canonical order, and those seats draw as many tiles again (in seat
-        order, from ``bit_generator``, a numpy BitGenerator). Only what ``view_seat`` cannot see
-        changes (the other racks and the bag); the sizes of the racks stay."""
+        order, from ``bit_generator``, a numpy BitGenerator; a seat at its swap decision first,
+        from the tiles showing none of its lowest colours, RULES §3.5). Only what ``view_seat``
+        cannot see changes (the other racks and the bag); the sizes of the racks stay."""
         cdef Draws ds
         cdef bitgen_t *rng = bitgen_of(bit_generator)
         if not 0 <= view_seat < self.st.rules.players:
