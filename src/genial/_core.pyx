@@ -379,7 +379,7 @@ cdef inline bint is_first_placement(State *st) noexcept nogil:
             and first_rule_possible(st))
 
 
-cdef uint8_t lowest_colours(const State *st, int p) noexcept nogil:
+cdef inline uint8_t lowest_colours(const State *st, int p) noexcept nogil:
     """Bit c set if colour c is among the lowest of seat ``p``'s counters (ties included)."""
     cdef const uint8_t *s = st.score[st.rules.counter_of[p]]
     cdef int c, low = s[0]
