@@ -1966,7 +1966,8 @@ def run_chunk(Core start not None, object chance, object policy, bint deal,
         pool_of(&base, view_seat, &pool)
     with chance.lock, policy.lock, nogil:
         for g in range(n):
-            memcpy(&st, &base, sizeof(State))
+            if deal or view_seat < 0:      # (else determinise copies the pool's state)
+                memcpy(&st, &base, sizeof(State))
             memset(&ds, 0, sizeof(Draws))
             ds.rng = rng
             if logs is not None:
