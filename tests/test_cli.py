@@ -504,11 +504,24 @@ def test_help_and_version_return_0(capsys: pytest.CaptureFixture[str]) -> None:
 
 
 @pytest.mark.parametrize(
-    "command", ["play", "simulate", "openings", "cards play", "cards simulate"]
+    "command",
+    [
+        "play",
+        "simulate",
+        "openings",
+        "analyse",
+        "arena",
+        "cards play",
+        "cards simulate",
+        "cards match",
+        "cards analyse",
+    ],
 )
 def test_every_option_shows_its_default(command: str, capsys: pytest.CaptureFixture[str]) -> None:
     assert main([*command.split(), "--help"]) == 0
     text = capsys.readouterr().out.split("options:\n", 1)[1]
+    # --workers speaks of Dask only where --backend is an option
+    assert ("--backend" in text) == ("Dask worker processes" in " ".join(text.split()))
     entries: list[str] = []
     for line in text.splitlines():
         if line.startswith("  -"):

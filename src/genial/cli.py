@@ -767,17 +767,25 @@ def _add_policy(parser: argparse.ArgumentParser, default: str) -> None:
     )
 
 
-def _add_run(parser: argparse.ArgumentParser, *, policy: str) -> None:
+def _add_run(parser: argparse.ArgumentParser, *, policy: str, dask: bool = False) -> None:
+    """--policy, --epsilon, --workers and --seed; with ``dask``, --backend and --address too."""
     _add_policy(parser, policy)
     parser.add_argument(
         "--workers",
         type=_integer(1, 1024, also=-1),
         default=None,
         metavar="N",
-        help="threads (or local Dask worker processes), -1 for every core; the results do not "
-        "depend on it (default: -1, every core; with --address, the cluster's own workers)",
+        help=(
+            "threads (or local Dask worker processes), -1 for every core; the results do not "
+            "depend on it (default: -1, every core; with --address, the cluster's own workers)"
+            if dask
+            else "threads, -1 for every core; the results do not depend on it (default: -1, "
+            "every core)"
+        ),
     )
     _add_seed(parser)
+    if dask:
+        _add_backend(parser)
 
 
 def _add_backend(parser: argparse.ArgumentParser) -> None:
@@ -912,8 +920,7 @@ def build_parser() -> argparse.ArgumentParser:
         metavar="N",
         help="games to play: 1000000, 1_000_000 or 1e6; at most 1e12",
     )
-    _add_run(sim, policy="random")
-    _add_backend(sim)
+    _add_run(sim, policy="random", dask=True)
     _add_out(sim)
     _add_progress(sim)
     sim.set_defaults(func=_simulate)
@@ -931,8 +938,7 @@ def build_parser() -> argparse.ArgumentParser:
         metavar="N",
         help="games per class of openings: 1000, 1_000 or 1e3; at most 1e12",
     )
-    _add_run(op, policy="greedy")
-    _add_backend(op)
+    _add_run(op, policy="greedy", dask=True)
     op.add_argument(
         "--reply-to", metavar="MOVE", help="analyse the second player's replies to this opening"
     )
@@ -1016,8 +1022,7 @@ def build_parser() -> argparse.ArgumentParser:
         metavar="N",
         help="games to play: 1000000, 1_000_000 or 1e6; at most 1e12",
     )
-    _add_run(card_sim, policy="random")
-    _add_backend(card_sim)
+    _add_run(card_sim, policy="random", dask=True)
     _add_out(card_sim)
     _add_progress(card_sim)
     card_sim.set_defaults(func=_simulate)
