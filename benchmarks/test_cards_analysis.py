@@ -9,12 +9,12 @@ batch (``genial.cards.simulate(start=...)``), with their ratio.
 
 from __future__ import annotations
 
-import time
-
 import pytest
 
 from genial.analysis import evaluate
 from genial.cards import CardGame, simulate
+
+from .test_analysis import _rate
 
 PLAYOUTS = {"random": 20_000, "greedy": 5_000}
 
@@ -26,15 +26,6 @@ def _position() -> CardGame:
     while game.phase == "swap":
         game.play("keep")
     return game
-
-
-def _rate(fn, repeat: int = 3) -> float:  # type: ignore[no-untyped-def]
-    best = 0.0
-    for _ in range(repeat):
-        began = time.perf_counter()
-        n = fn()
-        best = max(best, n / (time.perf_counter() - began))
-    return best
 
 
 @pytest.mark.parametrize("workers", [1, 2])

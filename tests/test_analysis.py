@@ -19,6 +19,7 @@ from genial import Game, GenialError, Move, Position
 from genial.analysis import Evaluation, evaluate
 from genial.moves import TILES
 
+from .kernel_contract import check_forced_each, streams
 from .rules import positions as h
 
 pd = pytest.importorskip("pandas")
@@ -436,29 +437,9 @@ def test_forced_each_plays_the_games_of_one_call_per_action() -> None:
     seat = np.array([game.position.to_move], dtype=np.int16)
     codes, eps, _ = kernel_policies(*parse_policies("random", 2))
     actions = [m.action for m in game.legal_moves()[:3]]
-    counts = [5, 1, 7]
-    each = np.repeat(np.array(actions, dtype=np.int16), counts)
-
-    def streams() -> tuple[np.random.PCG64, np.random.PCG64]:
-        return np.random.PCG64(3), np.random.PCG64(4)
-
-    one = np.zeros(len(each), dtype=_core.ROW_DTYPE)
-    chance, policy = streams()
-    _core.run_chunk(
-        base, chance, policy, False, codes, eps, one, None, seat, each[:1],
-        view_seat=int(seat[0]), forced_each=each,
-    )  # fmt: skip
-    apart = np.zeros(len(each), dtype=_core.ROW_DTYPE)
-    chance, policy = streams()
-    at = 0
-    for action, n in zip(actions, counts, strict=True):
-        _core.run_chunk(
-            base, chance, policy, False, codes, eps, apart[at : at + n], None, seat,
-            np.array([action], dtype=np.int16), view_seat=int(seat[0]),
-        )  # fmt: skip
-        at += n
-    assert one.tobytes() == apart.tobytes()
-    assert len(set(one["placements"].tolist())) > 1  # real, different games
+    one = check_forced_each(_core, base, int(seat[0]), codes, eps, actions)
+    assert len(set(one["placements"].tolist())) > 1
+    each = np.repeat(np.array(actions, dtype=np.int16), [5, 1, 7])
     chance, policy = streams()
     with pytest.raises(ValueError, match="one action per row"):
         _core.run_chunk(

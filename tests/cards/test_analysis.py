@@ -29,6 +29,8 @@ from genial.cards.moves import CARDS, card_id
 from genial.cards.notation import load
 from genial.policies import kernel_codes, parse_policies
 
+from ..kernel_contract import check_forced_each
+
 pd = pytest.importorskip("pandas")
 
 
@@ -478,25 +480,9 @@ def test_forced_each_plays_the_games_of_one_call_per_action() -> None:
     seat = np.array([game.current_player], dtype=np.int16)
     codes, eps = _codes("random", 3)
     actions = [int(a) for a in game.legal_actions()[:3]]
-    counts = [5, 1, 7]
-    each = np.repeat(np.array(actions, dtype=np.int16), counts)
-    one = np.zeros(len(each), dtype=kernel.ROW_DTYPE)
-    chance, policy = _streams()
-    kernel.run_chunk(
-        base, chance, policy, False, codes, eps, one, None, seat, each[:1],
-        view_seat=int(seat[0]), forced_each=each,
-    )  # fmt: skip
-    apart = np.zeros(len(each), dtype=kernel.ROW_DTYPE)
-    chance, policy = _streams()
-    at = 0
-    for action, n in zip(actions, counts, strict=True):
-        kernel.run_chunk(
-            base, chance, policy, False, codes, eps, apart[at : at + n], None, seat,
-            np.array([action], dtype=np.int16), view_seat=int(seat[0]),
-        )  # fmt: skip
-        at += n
-    assert one.tobytes() == apart.tobytes()
-    assert len(set(one["turns"].tolist())) > 1  # real, different games
+    one = check_forced_each(kernel, base, int(seat[0]), codes, eps, actions)
+    assert len(set(one["turns"].tolist())) > 1
+    each = np.repeat(np.array(actions, dtype=np.int16), [5, 1, 7])
     # with logs (no view): every game's first move is the forced one
     logs = np.zeros(len(each), dtype=kernel.LOG_DTYPE)
     chance, policy = _streams()
