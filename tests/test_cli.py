@@ -477,6 +477,8 @@ def test_ctrl_c_during_a_game(
         (["play", "--svg", "x.png"], "--svg 'x.png': unsupported extension '.png'"),
         (["simulate", "--epsilon", "nan"], "argument --epsilon: expected a number from 0 to 1"),
         (["simulate", "--seed", "9" * 10_000], "argument --seed"),
+        (["simulate", "--seed", str(2**8192)], "argument --seed: expected a whole number from 0"),
+        (["play", "--seed", str(2**8192)], "from 0 to 2**8192-1, got '1090"),
     ],
 )
 def test_bad_arguments_are_one_line_with_status_2(
@@ -607,7 +609,11 @@ def test_a_count_in_scientific_notation_plays_that_many(
 @pytest.mark.parametrize(
     ("flag", "good", "bad"),
     [
-        ("--seed", ["0", "1", "123456789012345678901234567890"], ["-1", "1.5", "1e3", "x", ""]),
+        (
+            "--seed",
+            ["0", "1", "123456789012345678901234567890", str(2**200), str(2**8192 - 1)],
+            ["-1", "1.5", "1e3", "x", "", str(2**8192)],
+        ),
         ("--workers", ["-1", "1", "2", "1024"], ["0", "-2", "1.5", "x", "1025", ""]),
         ("--epsilon", ["0", "0.25", "1"], ["-0.1", "1.1", "nan", "inf", "x"]),
     ],

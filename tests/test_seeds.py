@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -13,6 +14,9 @@ import pytest
 import genial
 from genial import Game, GenialError, simulate
 from genial.openings import analyse
+from genial.seeds import MAX_SEED_BITS, as_seed_sequence
+
+README = Path(__file__).resolve().parents[1] / "README.md"
 
 TOKENS = ("1", "1v", "2", "2v", "2T", "2Tv", "3", "4", "4t")
 ARRAYS = ("scores", "ranks", "winner", "placements", "turns", "bonus", "swaps", "opening", "game")
@@ -136,6 +140,9 @@ def test_playing_by_hand_does_not_advance_the_policy_stream() -> None:
 SEEDS: dict[str, Callable[[], Any]] = {
     "int": lambda: 12345,
     "big int": lambda: 2**100 + 7,
+    "int above 2**128": lambda: 2**200 + 3,
+    "int at the bound": lambda: 2**MAX_SEED_BITS - 1,
+    "ints of 256 words": lambda: [2**32 - 2] * 256,  # (2**8192 - 1 is 256 words 2**32 - 1)
     "list of ints": lambda: [3, 1, 4, 1, 5],
     "SeedSequence": lambda: np.random.SeedSequence(99),
     "SeedSequence child": lambda: np.random.SeedSequence(99).spawn(3)[2],
@@ -276,9 +283,99 @@ def test_playouts_with_a_seed_are_the_simulation_from_the_game() -> None:
     assert a.start == game.to_text()
 
 
+# -- big seeds: what numpy takes, up to a bound ---------------------------------------------------
+
+BIG_SEEDS = [
+    pytest.param(2**128 + 1, id="2**128+1"),
+    pytest.param(2**200, id="2**200"),
+    pytest.param(2**MAX_SEED_BITS - 1, id="2**8192-1"),
+    pytest.param([2**200, 5], id="[2**200, 5]"),
+    pytest.param((2**4000, 2**4000), id="(2**4000, 2**4000)"),
+    pytest.param([2**32 - 1] * 256, id="256 x (2**32-1)"),
+    pytest.param([2**32] * 128, id="128 x 2**32"),
+    pytest.param(np.array([2**64 - 1] * 128, dtype=np.uint64), id="uint64 array of 128"),
+    pytest.param([], id="[]"),
+]
+
+
+@pytest.mark.parametrize("seed", BIG_SEEDS)
+def test_big_seeds_seed_as_their_seed_sequences(seed: Any) -> None:
+    """An int above 2**128, or ints, up to MAX_SEED_BITS in all: the games, batches and
+    analyses numpy's SeedSequence(seed) gives (README: a seed is what default_rng takes)."""
+    assert Game(2, seed=seed) == Game(2, seed=np.random.SeedSequence(seed))
+    assert _future(Game(3, seed=seed)) == _future(Game(3, seed=np.random.SeedSequence(seed)))
+    assert _same_runs(simulate(100, seed=seed), simulate(100, seed=np.random.SeedSequence(seed)))
+    words = as_seed_sequence(seed).generate_state(4)
+    assert np.array_equal(words, np.random.SeedSequence(seed).generate_state(4))
+
+
+def test_big_seeds_differ_from_their_low_words() -> None:
+    assert Game(2, seed=2**200 + 1) != Game(2, seed=1)
+    assert Game(2, seed=2**200 + 1) != Game(2, seed=2**200)
+
+
+TOO_BIG = [
+    pytest.param(2**MAX_SEED_BITS, id="2**8192"),
+    pytest.param(10**100_000, id="10**100000"),
+    pytest.param([0] * 257, id="257 x 0"),
+    pytest.param([2**32] * 129, id="129 x 2**32"),
+    pytest.param([2**MAX_SEED_BITS - 1, 1], id="[2**8192-1, 1]"),
+    pytest.param([1] * 10**6, id="10**6 x 1"),
+    pytest.param(np.zeros(257, dtype=np.uint8), id="uint8 array of 257"),
+]
+
+
+@pytest.mark.parametrize("seed", TOO_BIG)
+def test_seeds_above_the_bound_are_refused_with_the_bound(seed: Any) -> None:
+    """More than MAX_SEED_BITS (256 32-bit words) is refused, at once (numpy would hash every
+    word again for every chunk, and converts a big int in quadratic time), saying the bound."""
+    with pytest.raises(GenialError, match=rf"0\.\.2\*\*{MAX_SEED_BITS}-1.* 256 32-bit words"):
+        Game(2, seed=seed)
+    with pytest.raises(GenialError, match="256 32-bit words"):
+        simulate(5, seed=seed)
+
+
+def test_a_seed_sequence_of_too_much_entropy_is_refused() -> None:
+    big = np.random.SeedSequence(2**MAX_SEED_BITS)
+    with pytest.raises(GenialError, match=r"a SeedSequence .* 256 32-bit words \(8192 bits\)"):
+        simulate(5, seed=big)
+    assert Game(2, seed=np.random.SeedSequence(2**MAX_SEED_BITS - 1)) == Game(
+        2, seed=2**MAX_SEED_BITS - 1
+    )
+
+
+def test_the_readme_states_the_bound_the_code_applies() -> None:
+    """README's seed sentence and the error message give the same bound."""
+    readme = " ".join(README.read_text(encoding="utf-8").split())
+    assert "anything `numpy.random.default_rng` takes" in readme
+    assert f"below `2**{MAX_SEED_BITS}`" in readme
+    assert f"{MAX_SEED_BITS // 32} 32-bit words" in readme
+    with pytest.raises(GenialError) as refused:
+        Game(seed=2**MAX_SEED_BITS)
+    assert f"0..2**{MAX_SEED_BITS}-1" in str(refused.value)
+    assert f"{MAX_SEED_BITS // 32} 32-bit words" in str(refused.value)
+
+
+@pytest.mark.parametrize("seed", [2**200 + 9, [2**300, 2**64, 0]], ids=["int", "ints"])
+def test_a_dataset_keeps_a_big_seed(seed: Any, tmp_path: Path) -> None:
+    """The dataset's metadata holds the entropy as decimal text: a big seed reads back, the
+    run resumes with it and gives the games of the seed."""
+    pytest.importorskip("pyarrow")
+    from genial.batch import open_dataset
+
+    n = genial.batch.CHUNK + 10
+    written = simulate(n, 2, seed=seed, out=tmp_path / "runs")
+    opened = open_dataset(tmp_path / "runs")
+    assert opened.spec.seed.entropy == seed
+    assert _same_runs(opened.to_playouts(), simulate(n, 2, seed=seed))
+    assert written.complete
+    again = simulate(n, 2, seed=opened.spec.seed.entropy, out=tmp_path / "runs", resume=True)
+    assert again.complete and _same_runs(again.to_playouts(), opened.to_playouts())
+
+
 # -- bad seeds -------------------------------------------------------------------------------------
 
-BAD_SEEDS = [-1, "x", 1.5, True, False, np.True_, [1, -2], [1.5], {"a": 1}]
+BAD_SEEDS = [-1, "x", 1.5, True, False, np.True_, [1, -2], [1.5], {"a": 1}, [[1]], 2**8192]
 
 
 @pytest.mark.parametrize("seed", BAD_SEEDS, ids=repr)

@@ -40,6 +40,7 @@ from .errors import GenialError, excerpt
 from .policies import parse_policy
 from .registry import make
 from .rules import Rules
+from .seeds import MAX_SEED_BITS
 
 __all__ = ["EXIT_FAULT", "EXIT_INTERRUPTED", "EXIT_USAGE", "MAX_GAMES", "build_parser", "main"]
 
@@ -161,6 +162,22 @@ def _integer(
 
     integer.__name__ = "integer"
     return integer
+
+
+def _seed(text: str) -> int:
+    """A seed: a whole number from 0 to ``2**MAX_SEED_BITS - 1`` (``genial.seeds``)."""
+    wrong = argparse.ArgumentTypeError(
+        f"expected a whole number from 0 to 2**{MAX_SEED_BITS}-1, got {excerpt(text)}"
+    )
+    if not _INTEGER.fullmatch(text.strip()):
+        raise wrong
+    try:
+        value = int(text.strip())
+    except ValueError:  # more digits than Python converts
+        raise wrong from None
+    if value < 0 or value.bit_length() > MAX_SEED_BITS:
+        raise wrong
+    return value
 
 
 def _one_of(options: Sequence[Any]) -> Callable[[str], Any]:
@@ -740,10 +757,10 @@ def _progress(args: argparse.Namespace) -> bool:
 def _add_seed(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--seed",
-        type=_integer(0),
+        type=_seed,
         default=None,
         metavar="INT",
-        help="numpy seed, a whole number >= 0 (default: fresh entropy)",
+        help=f"numpy seed, a whole number from 0 to 2**{MAX_SEED_BITS}-1 (default: fresh entropy)",
     )
 
 
