@@ -14,6 +14,7 @@ import numpy as np
 import pytest
 from gymnasium import spaces
 from pettingzoo.test import api_test, seed_test
+from pettingzoo.utils.wrappers import OrderEnforcingWrapper
 
 import genial
 from genial import GenialError, IllegalMoveError, Move, Position, Rules
@@ -589,7 +590,7 @@ def test_finished_agents_are_stepped_with_none() -> None:
     while not any(e.terminations.values()):
         obs = e.observe(e.agent_selection)
         e.step(int(rng.choice(np.flatnonzero(obs["action_mask"]))))
-    with pytest.raises(ValueError, match="None"):
+    with pytest.raises(IllegalMoveError, match="None"):
         e.step(0)
     e.step(None)
     e.step(None)
@@ -640,10 +641,114 @@ def test_bad_agents_positions_and_order_raise() -> None:
         raw_env("cards", 3).reset(options={"position": Move.parse("swap")})
 
 
+WRAPPINGS = [pytest.param(env, id="env"), pytest.param(raw_env, id="raw_env")]
+
+
+def play_until_done(e: Any, seed: int) -> None:
+    """Random legal actions until the game is over (every agent terminated or truncated)."""
+    rng = np.random.default_rng(seed)
+    while not any(e.terminations.values()) and not any(e.truncations.values()):
+        obs = e.observe(e.agent_selection)
+        e.step(int(rng.choice(np.flatnonzero(obs["action_mask"]))))
+
+
+def episode_state(e: Any) -> tuple[Any, ...]:
+    u = e.unwrapped
+    return (
+        list(u.agents),
+        u.agent_selection,
+        dict(u.rewards),
+        dict(u._cumulative_rewards),
+        dict(u.terminations),
+        dict(u.truncations),
+        {k: dict(v) for k, v in u.infos.items()},
+        u.game.to_text(),
+    )
+
+
+@pytest.mark.parametrize("make", WRAPPINGS)
+@pytest.mark.parametrize(
+    ("game", "players", "max_turns"), [*[(*a, None) for a in ALL], ("board", 2, 3), ("cards", 3, 2)]
+)
+def test_stepping_a_finished_agent_with_an_action_is_an_illegal_move(
+    make: Any, game: str, players: Any, max_turns: int | None
+) -> None:
+    """docs/rl.md: a finished agent is stepped with None; anything else (0 included, an id its
+    all-zero mask does not allow) raises IllegalMoveError, naming why, and changes nothing."""
+    e = make(game, players, max_turns=max_turns)
+    e.reset(seed=4)
+    play_until_done(e, 4)
+    done = "truncated" if max_turns else "terminated"
+    before = episode_state(e)
+    for action in (0, np.int64(1), -1, "swap", 2.0):
+        with pytest.raises(IllegalMoveError, match=rf"player_\d is {done}: step it with None"):
+            e.step(action)
+        assert episode_state(e) == before
+    while e.agents:
+        e.step(None)
+
+
+@pytest.mark.parametrize("make", WRAPPINGS)
+@pytest.mark.parametrize(("game", "players"), ALL)
+def test_calls_before_reset_raise_genial_errors(make: Any, game: str, players: Any) -> None:
+    """step, observe, last (with or without the observation), agent_iter and render before the
+    first reset(): a GenialError saying to call reset(), wrapped or bare (PettingZoo's wrapper
+    raised AssertionError, or AttributeError for last())."""
+    e = make(game, players, render_mode="ansi")
+    calls = [
+        lambda: e.step(0),
+        lambda: e.step(None),
+        lambda: e.observe("player_0"),
+        lambda: e.last(),
+        lambda: e.last(observe=False),
+        lambda: e.agent_iter(),
+        lambda: e.render(),
+    ]
+    for call in calls:
+        with pytest.raises(GenialError, match=r"call reset\(\) first"):
+            call()
+    e.reset(seed=1)  # and nothing was spoiled
+    assert e.agent_selection == "player_0" and e.last()[1:4] == (0.0, False, False)
+
+
+@pytest.mark.parametrize("make", WRAPPINGS)
+@pytest.mark.parametrize(("game", "players"), ALL)
+def test_last_and_step_after_the_episode_raise_genial_errors(
+    make: Any, game: str, players: Any
+) -> None:
+    """Once every agent has been stepped with None (no agents left), last() and step() raise
+    a GenialError saying the episode is over (last() raised KeyError; the wrapper's step only
+    logged a warning); observe() still shows the final position; reset() starts again."""
+    e = make(game, players)
+    e.reset(seed=2)
+    random_episode(e, 2)
+    assert e.agents == []
+    for call in (e.last, lambda: e.last(observe=False), lambda: e.step(None), lambda: e.step(0)):
+        with pytest.raises(GenialError, match=r"the episode is over: .* call reset\(\)"):
+            call()
+    assert not e.observe("player_0")["action_mask"].any()
+    e.reset(seed=3)
+    assert e.last()[2:4] == (False, False)
+
+
 def test_wrapped_env_enforces_the_order() -> None:
+    """PettingZoo's own, documented in docs/rl.md: env()'s wrapper refuses reading the episode's
+    attributes before reset() (AttributeError, which hasattr relies on; the bare environment
+    has them empty); neither has a global state() (NotImplementedError)."""
+    names = ["agents", "rewards", "terminations", "truncations", "infos", "agent_selection"]
+    for game in ("board", "cards"):
+        e = env(game)
+        for name in [*names, "num_agents"]:
+            with pytest.raises(AttributeError, match="before reset"):
+                getattr(e, name)
+        bare = raw_env(game)
+        assert all(not getattr(bare, name) for name in names[:-1])
+        for made in (e, bare):
+            made.reset(seed=1)
+            with pytest.raises(NotImplementedError):
+                made.state()
+        assert isinstance(e, OrderEnforcingWrapper)
     e = env("board", 2)
-    with pytest.raises(AttributeError):
-        _ = e.agents
     e.reset(seed=1)
     assert str(e) == "genial_board_v0" and str(env("cards")) == "genial_cards_v0"
 

@@ -1,9 +1,10 @@
 """PettingZoo AEC environments for the board game (and its variants) and the card game.
 
 Needs the extra ``genial-sim[rl]`` (pettingzoo and gymnasium). ``env(game, ...)`` gives an
-environment wrapped in PettingZoo's ``OrderEnforcingWrapper``; ``raw_env`` (or the classes
-``BoardEnv`` and ``CardEnv``) the bare ``AECEnv``. ``docs/rl.md`` describes the spaces, the
-observation layout and the rewards.
+environment wrapped in PettingZoo's ``OrderEnforcingWrapper`` (a subclass whose errors are the
+environment's own); ``raw_env`` (or the classes ``BoardEnv`` and ``CardEnv``) the bare
+``AECEnv``. ``docs/rl.md`` describes the spaces, the observation layout, the rewards and the
+errors: a wrong call raises a ``genial.GenialError``, wrapped or not.
 
 - Agents are ``"player_0"`` ... ``"player_{n-1}"``, seat ``i`` of the game.
 - Actions are the game's fixed action ids: ``Discrete(genial.ACTION_SIZE)`` (15,338) for the
@@ -47,6 +48,9 @@ try:
     from gymnasium import spaces
     from pettingzoo import AECEnv  # type: ignore[import-untyped]
     from pettingzoo.utils.wrappers import OrderEnforcingWrapper  # type: ignore[import-untyped]
+    from pettingzoo.utils.wrappers.order_enforcing import (  # type: ignore[import-untyped]
+        AECOrderEnforcingIterable,
+    )
 except ImportError as exc:  # pragma: no cover - the extra is installed wherever tests run
     raise ImportError(
         "genial.integrations.pettingzoo needs pettingzoo and gymnasium: "
@@ -81,6 +85,10 @@ _CARD_INDEX = {card: i for i, card in enumerate(CARDS)}
 _BOARD_PHASES = {"place": 0, "swap": 1, "over": 2}
 _CARD_PHASE_INDEX = {phase: i for i, phase in enumerate(CARD_PHASES)}
 _MAX_OWED = 12  # bonus plays or turns owed at once: at most one per colour and crossing
+
+
+_NOT_RESET = "call reset() first: no game has started"
+_EPISODE_OVER = "the episode is over: every agent has been stepped with None; call reset()"
 
 
 def ranking_rewards(ranks: Sequence[int]) -> list[float]:
@@ -227,15 +235,21 @@ class _GenialEnv(AECEnv):  # type: ignore[misc]
 
     def step(self, action: Any) -> None:
         """Play the selected agent's action (an int id the mask allows); a finished agent is
-        stepped with ``None``. An illegal or malformed action raises ``IllegalMoveError`` and
-        changes nothing."""
+        stepped with ``None``. An illegal or malformed action (anything but ``None`` for a
+        finished agent) raises ``IllegalMoveError`` and changes nothing; a step before
+        ``reset()`` or after the episode (no agents left) a ``GenialError``."""
         agent = self.agent_selection
         if self.terminations.get(agent) or self.truncations.get(agent):
+            if action is not None:
+                done = "terminated" if self.terminations.get(agent) else "truncated"
+                raise IllegalMoveError(
+                    f"{agent} is {done}: step it with None, not {excerpt(action)}"
+                )
             self._was_dead_step(action)
             return
         game = self._require_game()
         if not self.agents:
-            raise GenialError("the episode is over: call reset()")
+            raise GenialError(_EPISODE_OVER)
         if isinstance(action, (bool, np.bool_)) or not isinstance(action, (int, np.integer)):
             raise IllegalMoveError(
                 f"an action is an int id in 0..{self._action_size - 1}, got {excerpt(action)}"
@@ -259,6 +273,30 @@ class _GenialEnv(AECEnv):  # type: ignore[misc]
                 self.infos[name] = {"rank": int(ranks[seat])}
             self._accumulate_rewards()
         self.agent_selection = self.possible_agents[game.current_player]
+
+    def last(
+        self, observe: bool = True
+    ) -> tuple[dict[str, npt.NDArray[np.int8]] | None, float, bool, bool, dict[str, Any]]:
+        """The selected agent's observation (``None`` with ``observe=False``), cumulative
+        reward, termination, truncation and info. A ``GenialError`` before ``reset()``, and
+        once every agent has been stepped with ``None`` (no agent is selected)."""
+        self._require_game()
+        agent = self.agent_selection
+        if agent not in self._cumulative_rewards:
+            raise GenialError(_EPISODE_OVER)
+        return (
+            self.observe(agent) if observe else None,
+            self._cumulative_rewards[agent],
+            self.terminations[agent],
+            self.truncations[agent],
+            self.infos[agent],
+        )
+
+    def agent_iter(self, max_iter: int = 2**63) -> Any:
+        """The selected agents, one per step, until none is left (``GenialError`` before
+        ``reset()``: it would yield nothing)."""
+        self._require_game()
+        return super().agent_iter(max_iter)
 
     def observe(self, agent: str) -> dict[str, npt.NDArray[np.int8]]:
         """What ``agent`` sees now (fresh arrays): ``observation`` (``docs/rl.md`` gives the
@@ -292,7 +330,7 @@ class _GenialEnv(AECEnv):  # type: ignore[misc]
 
     def _require_game(self) -> Any:
         if self._game is None:
-            raise GenialError("call reset() first: no game has started")
+            raise GenialError(_NOT_RESET)
         return self._game
 
     def render(self) -> str | None:
@@ -634,6 +672,42 @@ def raw_env(
     )
 
 
+class _OrderEnforcing(OrderEnforcingWrapper):  # type: ignore[misc]
+    """PettingZoo's ``OrderEnforcingWrapper`` whose calls raise the environment's own errors:
+    ``step``, ``observe``, ``last``, ``render`` and ``agent_iter`` before ``reset()`` a
+    ``GenialError`` (PettingZoo's wrapper raises ``AssertionError``, or ``AttributeError`` for
+    ``last``), a step after the episode a ``GenialError`` (the wrapper only logs a warning).
+    Reading ``agents``, ``rewards`` ... before ``reset()`` is still the wrapper's
+    ``AttributeError`` (``hasattr`` relies on it)."""
+
+    env: _GenialEnv
+
+    def step(self, action: Any) -> None:
+        self._has_updated = True
+        self.env.step(action)
+
+    def observe(self, agent: str) -> dict[str, npt.NDArray[np.int8]]:
+        return self.env.observe(agent)
+
+    def last(
+        self, observe: bool = True
+    ) -> tuple[dict[str, npt.NDArray[np.int8]] | None, float, bool, bool, dict[str, Any]]:
+        return self.env.last(observe)
+
+    def render(self) -> str | None:
+        return self.env.render()
+
+    def state(self) -> Any:
+        return self.env.state()  # PettingZoo's NotImplementedError: no global state
+
+    def agent_iter(self, max_iter: int = 2**63) -> Any:
+        self.env._require_game()
+        return AECOrderEnforcingIterable(self, max_iter)
+
+    def __str__(self) -> str:
+        return str(self.env)
+
+
 def env(
     game: str = "board",
     players: Any = None,
@@ -642,14 +716,15 @@ def env(
     max_turns: int | None = None,
     render_mode: str | None = None,
 ) -> Any:
-    """``raw_env(...)`` inside PettingZoo's ``OrderEnforcingWrapper`` (which refuses a step or
-    an observation before ``reset()``).
+    """``raw_env(...)`` inside PettingZoo's ``OrderEnforcingWrapper`` (a subclass: a step, an
+    observation, ``last()`` or ``agent_iter()`` before ``reset()`` raises the environment's
+    ``GenialError``, as does a step after the episode; ``docs/rl.md``, "Errors").
 
     >>> e = env("cards", players=2)
     >>> e.reset(seed=5)
     >>> e.observation_space("player_0")["action_mask"].shape
     (32,)
     """
-    return OrderEnforcingWrapper(
+    return _OrderEnforcing(
         raw_env(game, players, rules=rules, max_turns=max_turns, render_mode=render_mode)
     )
