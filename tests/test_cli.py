@@ -56,12 +56,17 @@ def files(directory: Path) -> set[str]:
 
 
 def genial_process(argv: list[str], cwd: Path) -> subprocess.Popen[str]:
+    """``python -m genial ARGV`` in ``cwd``, importing the genial these tests import (not
+    another one installed: a relative PYTHONPATH would not reach it from ``cwd``)."""
+    package_root = str(Path(genial.__file__).resolve().parents[1])
+    paths = [package_root, *filter(None, os.environ.get("PYTHONPATH", "").split(os.pathsep))]
     return subprocess.Popen(
         [sys.executable, "-m", "genial", *argv],
         cwd=cwd,
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         text=True,
+        env={**os.environ, "PYTHONPATH": os.pathsep.join(paths)},
     )
 
 
@@ -919,6 +924,48 @@ def test_backend_options(capsys: pytest.CaptureFixture[str]) -> None:
     argv = ["openings", "--address", "tcp://127.0.0.1:1", "--no-progress"]
     code, _, err, _ = run(argv, capsys)
     assert code == 2 and "backend='dask'" in assert_one_line(err, "openings")
+
+
+@pytest.mark.parametrize(
+    ("command", "address", "message"),
+    [
+        (["simulate", "--games", "100"], "garbage://x", "'garbage://x': Dask cannot connect there"),
+        (["simulate", "--games", "100"], "tcp://127.0.0.1:1", "no Dask scheduler answers"),
+        (["openings", "--games-per-opening", "2"], "tcp://127.0.0.1:1", "after 2 s"),
+        (["cards", "simulate"], "garbage://x", "unknown address scheme 'garbage'"),
+    ],
+)
+def test_a_scheduler_that_cannot_be_reached_is_one_line_and_a_prompt_exit(
+    command: list[str], address: str, message: str, tmp_path: Path
+) -> None:
+    """An unusable or dead --address: one error line naming it, status 2, the process gone
+    with the connect timeout (2 s here): no minute-long hang in distributed's Client.__del__
+    at exit, no "Exception ignored" traceback. (The 60 s limit is only a generous guard.)"""
+    pytest.importorskip("distributed")
+    argv = [*command, "--backend", "dask", "--address", address, "--connect-timeout", "2"]
+    proc = genial_process([*argv, "--no-progress"], tmp_path)
+    try:
+        out, err = proc.communicate(timeout=60)
+    except subprocess.TimeoutExpired:
+        proc.kill()
+        proc.communicate()
+        pytest.fail(f"genial {' '.join(command)} still running 60 s after a bad --address")
+    assert proc.returncode == 2, err
+    assert out == "" and "Exception ignored" not in err
+    got = assert_one_line(err, command[0])
+    assert message in got and excerpt(address) in got and len(got) <= 300
+
+
+def test_connect_timeout_option(capsys: pytest.CaptureFixture[str]) -> None:
+    """--connect-timeout takes seconds in (0, 86400], and only with --address."""
+    args = build_parser().parse_args(["simulate", "--connect-timeout", "0.5"])
+    assert args.connect_timeout == 0.5
+    for bad in ["0", "-1", "nan", "inf", "x", "86401"]:
+        code, out, err, _ = run(["simulate", "--connect-timeout", bad], capsys)
+        assert code == 2 and out == ""
+        assert "argument --connect-timeout: expected" in assert_one_line(err, "simulate")
+    code, _, err, _ = run(["openings", "--connect-timeout", "3", "--no-progress"], capsys)
+    assert code == 2 and "is for the scheduler at --address" in assert_one_line(err, "openings")
 
 
 # -- analysis and arena ----------------------------------------------------------------------

@@ -7,6 +7,7 @@ from __future__ import annotations
 import importlib
 import multiprocessing
 import os
+import re
 import signal
 import sys
 from collections.abc import Callable, Iterator
@@ -223,6 +224,105 @@ def test_no_scheduler_at_the_address() -> None:
         pytest.raises(GenialError, match="no Dask scheduler answers"),
     ):
         simulate(10, 2, seed=1, backend="dask", address="tcp://127.0.0.1:9")
+
+
+BAD_ADDRESSES = [
+    pytest.param("garbage://x", "unknown address scheme 'garbage'", id="unknown-scheme"),
+    pytest.param("tcp://127.0.0.1:port", "invalid literal", id="no-port-number"),
+    pytest.param("tcp://", "missing port", id="no-host"),
+    pytest.param("tls://127.0.0.1:1", "TLS", id="tls-unconfigured"),
+]
+
+
+@pytest.mark.parametrize(("address", "why"), BAD_ADDRESSES)
+def test_an_address_dask_cannot_use_is_a_genial_error(address: str, why: str) -> None:
+    """distributed's ValueError or TypeError for an address it cannot use becomes a GenialError
+    naming the address and saying why, from simulate, analyse and connect alike."""
+    from genial.openings import analyse
+
+    expected = rf"address '{address}': Dask cannot connect there \(.*{why}"
+    for call in (
+        lambda: simulate(10, 2, seed=1, backend="dask", address=address),
+        lambda: analyse(2, games_per_opening=1, seed=1, backend="dask", address=address),
+        lambda: BACKENDS.connect(address, timeout=2),
+    ):
+        with pytest.raises(GenialError, match=expected):
+            call()
+
+
+@pytest.mark.parametrize(
+    "address",
+    [pytest.param(a, id=i) for a, i in [("garbage://x", "bad"), ("tcp://127.0.0.1:1", "dead")]],
+)
+def test_a_failed_connection_closes_its_client(
+    address: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The client of a failed connection is closed before the error propagates: left open (the
+    unknown scheme left it "connecting"), it closed at exit on a stopped event loop, a
+    minute's hang and an "Exception ignored" traceback."""
+    made: list[Any] = []
+    init = distributed.Client.__init__
+
+    def spy(self: Any, *args: Any, **kwargs: Any) -> None:
+        made.append(self)
+        init(self, *args, **kwargs)
+
+    monkeypatch.setattr(distributed.Client, "__init__", spy)
+    with pytest.raises(GenialError, match=address):
+        list(BACKENDS.Dask(address, connect_timeout=1).map(str, [1]))
+    assert len(made) == 1 and made[0].status == "closed"
+
+
+def test_the_connect_timeout_is_the_clients(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Dask(connect_timeout=s) and connect(address, s) wait s seconds for the scheduler (the
+    client's own timeout; without one, Dask's configured connect timeout)."""
+    with pytest.raises(GenialError, match=r"no Dask scheduler answers .* after 0\.5 s"):
+        list(BACKENDS.Dask("tcp://127.0.0.1:1", connect_timeout=0.5).map(str, [1]))
+    with pytest.raises(GenialError, match=r"'tcp://127\.0\.0\.1:1' .* after 0\.5 s"):
+        BACKENDS.connect("tcp://127.0.0.1:1", 0.5)
+    import dask
+
+    with (
+        dask.config.set({"distributed.comm.timeouts.connect": "0.7s"}),
+        pytest.raises(GenialError, match=r"after 0\.7 s"),
+    ):
+        BACKENDS.connect("tcp://127.0.0.1:1")
+
+
+@pytest.mark.parametrize("timeout", [0, -1.0, float("nan"), float("inf"), True, "2", 10**6])
+def test_bad_connect_timeouts_are_refused(timeout: Any) -> None:
+    with pytest.raises(GenialError, match="connect timeout must be a number of seconds"):
+        BACKENDS.connect("tcp://127.0.0.1:1", timeout)
+
+
+def test_the_command_line_runs_on_the_scheduler_and_closes_its_client(
+    cluster: Any, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """genial simulate --backend dask --address URL connects within --connect-timeout (10 s by
+    default), plays the games the threads play, and closes the client it opened."""
+    from genial.cli import CONNECT_TIMEOUT, main
+
+    opened: list[tuple[Any, Any]] = []
+    connect = BACKENDS.connect
+
+    def spy(address: Any, timeout: Any = None) -> Any:
+        client = connect(address, timeout)
+        opened.append((client, timeout))
+        return client
+
+    monkeypatch.setattr(BACKENDS, "connect", spy)
+    argv = ["simulate", "--games", "300", "--seed", "4", "--no-progress"]
+    address = cluster.scheduler_address
+    def summary() -> str:  # (without the speed)
+        return re.sub(r"[0-9,]+ games/s \([0-9.]+ s\)", "", capsys.readouterr().out)
+
+    assert main(argv) == 0
+    local = summary()
+    assert main([*argv, "--backend", "dask", "--address", address]) == 0
+    assert summary() == local
+    assert main([*argv, "--backend", "dask", "--address", address, "--connect-timeout", "2.5"]) == 0
+    assert [t for _, t in opened] == [CONNECT_TIMEOUT, 2.5] and CONNECT_TIMEOUT == 10
+    assert all(client.status == "closed" for client, _ in opened)
 
 
 def test_workers_of_another_genial_version_are_refused(

@@ -30,7 +30,7 @@ import re
 import stat
 import sys
 import tempfile
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any, NoReturn
 
@@ -53,6 +53,9 @@ EXIT_INTERRUPTED = 130
 
 MAX_GAMES = 10**12
 """The largest ``--games`` and ``--games-per-opening``."""
+
+CONNECT_TIMEOUT = 10.0
+"""Seconds the commands wait for a Dask scheduler at ``--address`` (``--connect-timeout``)."""
 
 MESSAGE_LIMIT = 300
 """Error lines are cut to about this many characters."""
@@ -202,6 +205,19 @@ def _probability(text: str) -> float:
         value = float("nan")
     if not 0.0 <= value <= 1.0:  # also refuses nan
         raise argparse.ArgumentTypeError(f"expected a number from 0 to 1, got {excerpt(text)}")
+    return value
+
+
+def _seconds(text: str) -> float:
+    """A duration in seconds, more than 0 and at most a day."""
+    try:
+        value = float(text)
+    except ValueError:
+        value = float("nan")
+    if not 0.0 < value <= 86_400.0:  # also refuses nan
+        raise argparse.ArgumentTypeError(
+            f"expected a number of seconds more than 0, at most 86400, got {excerpt(text)}"
+        )
     return value
 
 
@@ -474,12 +490,17 @@ def _simulate(args: argparse.Namespace, session: _Session) -> int:
         "progress": _progress(args),
         "epsilon": args.epsilon,
         "backend": args.backend,
-        "address": args.address,
     }
     if dataset:  # checked before any game: a new or empty directory, or --overwrite/--resume
-        written = simulate(
-            args.games, out=args.out, overwrite=args.overwrite, resume=args.resume, **options
-        )
+        with _scheduler(args) as address:
+            written = simulate(
+                args.games,
+                out=args.out,
+                overwrite=args.overwrite,
+                resume=args.resume,
+                address=address,
+                **options,
+            )
         session.finished = True
         session.say(written.summary())
         session.say(
@@ -487,7 +508,8 @@ def _simulate(args: argparse.Namespace, session: _Session) -> int:
             "game; genial.batch.open_dataset reads it)"
         )
         return 0
-    runs = simulate(args.games, **options)
+    with _scheduler(args) as address:
+        runs = simulate(args.games, address=address, **options)
     session.finished = True
     if out:
         if out.extension == ".csv":
@@ -512,18 +534,19 @@ def _openings(args: argparse.Namespace, session: _Session) -> int:
     session.outputs = [out for out in (table, plot) if out]
     _require(("pandas",), "pandas", "genial openings (its table)")
     _require_formats(session.outputs)
-    result = analyse(
-        rules=rules,
-        games_per_opening=args.games_per_opening,
-        policy=_policy(args, "greedy"),
-        seed=args.seed,
-        workers=_workers(args),
-        backend=args.backend,
-        address=args.address,
-        reply_to=args.reply_to,
-        progress=_progress(args),
-        epsilon=args.epsilon,
-    )
+    with _scheduler(args) as address:
+        result = analyse(
+            rules=rules,
+            games_per_opening=args.games_per_opening,
+            policy=_policy(args, "greedy"),
+            seed=args.seed,
+            workers=_workers(args),
+            backend=args.backend,
+            address=address,
+            reply_to=args.reply_to,
+            progress=_progress(args),
+            epsilon=args.epsilon,
+        )
     session.finished = True
     writes: list[tuple[_Output, Callable[[str], object]]] = []
     if table:
@@ -819,6 +842,36 @@ def _add_backend(parser: argparse.ArgumentParser) -> None:
         metavar="URL",
         help="the Dask scheduler to use, like tcp://host:8786 (with --backend dask)",
     )
+    parser.add_argument(
+        "--connect-timeout",
+        type=_seconds,
+        default=None,
+        metavar="SECONDS",
+        help="give up on the scheduler at --address after this long "
+        f"(default: {CONNECT_TIMEOUT:g})",
+    )
+
+
+@contextlib.contextmanager
+def _scheduler(args: argparse.Namespace) -> Iterator[Any]:
+    """The ``address`` to run on: with ``--backend dask --address URL``, a client of that
+    scheduler, connected within ``--connect-timeout`` seconds (a ``GenialError`` naming the
+    address if it does not answer) and closed after the run; else ``--address`` as it is (the
+    library refuses it without ``--backend dask``)."""
+    if args.connect_timeout is not None and args.address is None:
+        raise CommandLineError("--connect-timeout is for the scheduler at --address")
+    if args.backend != "dask" or args.address is None:
+        yield args.address
+        return
+    from .batch.backends import checked_backend, connect
+
+    checked_backend(args.backend, _workers(args), args.address)  # before waiting for it
+    timeout = CONNECT_TIMEOUT if args.connect_timeout is None else args.connect_timeout
+    client = connect(args.address, timeout)
+    try:
+        yield client
+    finally:
+        client.close()
 
 
 def _workers(args: argparse.Namespace) -> int | None:

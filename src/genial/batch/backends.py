@@ -6,6 +6,7 @@ chunk). The results never depend on the backend."""
 
 from __future__ import annotations
 
+import contextlib
 import importlib
 import math
 import os
@@ -28,6 +29,7 @@ __all__ = [
     "Threads",
     "backend_for",
     "checked_backend",
+    "connect",
     "worker_count",
 ]
 
@@ -97,6 +99,63 @@ def import_distributed() -> Any:
         raise ImportError(f"backend='dask' needs dask.distributed: {DASK_EXTRA}") from None
 
 
+def connect(address: Any, timeout: float | None = None) -> Any:
+    """A new ``distributed.Client`` of the scheduler at ``address`` (``"tcp://host:8786"``, or a
+    cluster object), for the caller to close; ``timeout``: the seconds to wait for the scheduler
+    (``None``: Dask's ``distributed.comm.timeouts.connect``, 30 s unless configured).
+
+    Any failure is a ``GenialError`` naming the address: no scheduler answering in time, an
+    address Dask cannot use (an unknown scheme, no port, TLS without its configuration). The
+    client of a failed connection is closed here, at once: left to the garbage collector, it
+    would try to close at exit on a stopped event loop, a minute's hang and a traceback."""
+    if timeout is not None and (
+        isinstance(timeout, bool)
+        or not isinstance(timeout, (int, float))
+        or not 0 < timeout <= MAX_CONNECT_TIMEOUT
+    ):
+        raise GenialError(
+            f"connect timeout must be a number of seconds in (0, {MAX_CONNECT_TIMEOUT:g}], "
+            f"got {excerpt(timeout)}"
+        )
+    distributed = import_distributed()
+    target = getattr(address, "scheduler_address", address)  # a cluster object
+    options: dict[str, Any] = {"set_as_default": False}
+    if timeout is not None:
+        options["timeout"] = float(timeout)
+    # made in two steps so that a client whose __init__ fails is still at hand to be closed
+    client = distributed.Client.__new__(distributed.Client)
+    try:
+        client.__init__(target, **options)
+    except BaseException as error:
+        _discard(client)
+        if isinstance(error, OSError):  # refused, unreachable, timed out
+            raise GenialError(
+                f"address: no Dask scheduler answers at {excerpt(target)} ({_why(error)})"
+            ) from error
+        if isinstance(error, Exception):  # ValueError, TypeError, ImportError of a comm
+            raise GenialError(
+                f"address {excerpt(target)}: Dask cannot connect there ({_why(error)})"
+            ) from error
+        raise  # KeyboardInterrupt, SystemExit
+    return client
+
+
+MAX_CONNECT_TIMEOUT = 86_400.0
+"""The longest connect timeout (a day)."""
+
+
+def _why(error: BaseException) -> str:
+    """An exception as a short line."""
+    text = " ".join(str(error).split()) or type(error).__name__
+    return text if len(text) <= 160 else text[:157] + "..."
+
+
+def _discard(client: Any) -> None:
+    """Close a client whose connection failed (a no-op for one that never started)."""
+    with contextlib.suppress(Exception):
+        client.close(timeout=5)
+
+
 class Dask:
     """Chunks on a Dask cluster (``distributed``).
 
@@ -111,7 +170,8 @@ class Dask:
     (``direct_to_workers=False``). A
     worker that dies has its tasks recomputed elsewhere (chunks are pure: the results are the
     same). On an error or an interruption the outstanding tasks are cancelled and a cluster
-    started here is closed.
+    started here is closed. ``connect_timeout``: the seconds to wait for the scheduler at a
+    ``"tcp://..."`` address (``connect``; ``None``: Dask's configured connect timeout).
     """
 
     def __init__(
@@ -121,12 +181,14 @@ class Dask:
         chunks_per_task: int = 128,
         tasks_per_thread: int = 4,
         in_flight: int = 2,
+        connect_timeout: float | None = None,
     ) -> None:
         self.address = address
         self.workers = workers
         self.chunks_per_task = chunks_per_task
         self.tasks_per_thread = tasks_per_thread
         self.in_flight = in_flight
+        self.connect_timeout = connect_timeout
 
     def _connect(self, distributed: Any) -> tuple[Any, Any, bool]:
         """The client, the cluster started here (or None) and whether the client is ours."""
@@ -148,13 +210,7 @@ class Dask:
         if isinstance(address, distributed.Client):
             _check_workers(address)
             return address, None, False
-        target = getattr(address, "scheduler_address", address)  # a cluster object
-        try:
-            client = distributed.Client(target, set_as_default=False)
-        except OSError as error:
-            raise GenialError(
-                f"address: no Dask scheduler answers at {excerpt(target)} ({error})"
-            ) from error
+        client = connect(address, self.connect_timeout)
         try:
             _check_workers(client)
         except BaseException:
