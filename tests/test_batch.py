@@ -3,6 +3,7 @@ and summarise correctly."""
 
 from __future__ import annotations
 
+import importlib
 import math
 import tracemalloc
 
@@ -397,16 +398,24 @@ def test_row_index_out_of_range() -> None:
     assert genial.Rules(2) == runs.game_rules
 
 
-def test_batches_that_cannot_fit_are_refused_before_anything_is_allocated() -> None:
+def test_batches_that_cannot_fit_are_refused_before_anything_is_allocated(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
     """simulate(10**9) would need ~61 GiB of result rows on a 24 GiB machine: a clear error at
-    once (it used to reserve the memory and meet the out-of-memory killer)."""
-    import time
-
+    once (it used to reserve the memory and meet the out-of-memory killer): nothing allocated
+    (traced by tracemalloc, which sees numpy's arrays), no chunk played. (No clock: a busy
+    machine would make it lie.)"""
+    run = importlib.import_module("genial.batch.run")
+    monkeypatch.setattr(run, "run_chunk", lambda *args: pytest.fail("a chunk was played"))
     for n, records in ((10**12, False), (10**9, False), (10**8, True)):
-        began = time.perf_counter()
-        with pytest.raises(GenialError, match="GiB"):
-            simulate(n, records=records)
-        assert time.perf_counter() - began < 0.5
+        tracemalloc.start()
+        try:
+            with pytest.raises(GenialError, match="GiB"):
+                simulate(n, records=records)
+            _, peak = tracemalloc.get_traced_memory()
+        finally:
+            tracemalloc.stop()
+        assert peak < 2**20, f"{peak:,} bytes allocated before refusing {n:,} games"
 
 
 def test_chance_and_policy_streams_are_apart_in_batches() -> None:

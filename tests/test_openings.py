@@ -315,11 +315,22 @@ def test_plot_with_extreme_win_rates(tmp_path) -> None:  # type: ignore[no-untyp
     result.plot(tmp_path / "x.png")
 
 
-def test_an_analysis_too_big_for_memory_is_refused_up_front() -> None:
-    """164 classes x 60 million games would need ~600 GiB of result rows: refused at once."""
-    import time
+def test_an_analysis_too_big_for_memory_is_refused_up_front(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """164 classes x 60 million games would need ~600 GiB of result rows: refused at once,
+    before any chunk is played or any result array allocated (no clock: a busy machine would
+    make it lie)."""
+    import importlib
+    import tracemalloc
 
-    began = time.perf_counter()
-    with pytest.raises(GenialError, match="GiB"):
-        analyse(2, games_per_opening=60_000_000, workers=1)
-    assert time.perf_counter() - began < 2
+    run = importlib.import_module("genial.batch.run")
+    monkeypatch.setattr(run, "run_chunk", lambda *args: pytest.fail("a chunk was played"))
+    tracemalloc.start()
+    try:
+        with pytest.raises(GenialError, match="GiB"):
+            analyse(2, games_per_opening=60_000_000, workers=1)
+        _, peak = tracemalloc.get_traced_memory()
+    finally:
+        tracemalloc.stop()
+    assert peak < 16 * 2**20, f"{peak:,} bytes allocated before refusing"
