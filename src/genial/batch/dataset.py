@@ -356,20 +356,26 @@ def _word(where: str, name: str, value: Any) -> int:
     return word
 
 
+def _format_version(header: Any, where: str) -> int:
+    """The format version of a header: one this version reads, or a ``DatasetError``."""
+    if not isinstance(header, dict):
+        raise DatasetError(f"{where}: not the metadata of a genial dataset")
+    version = header.get("format_version")
+    if header.get("format") != FORMAT or not is_int(version) or version not in VERSIONS:
+        raise DatasetError(
+            f"{where}: not a {FORMAT} of a version this genial reads "
+            f"({', '.join(map(str, VERSIONS))}): format {excerpt(header.get('format'))}, version "
+            f"{excerpt(version)}"
+        )
+    return int(version)
+
+
 def _check_header(header: Any, where: str) -> _Checked:
     """A run's header (``_header``) checked as user input, field by field and bounded (what
     ``simulate`` can write): the spec, the plan and the part size it determines. Every refusal
     is a ``DatasetError`` naming ``where`` and the field; nothing is allocated beyond the
     bounds."""
-    if not isinstance(header, dict):
-        raise DatasetError(f"{where}: not the metadata of a genial dataset")
-    if header.get("format") != FORMAT or header.get("format_version") not in VERSIONS:
-        raise DatasetError(
-            f"{where}: not a {FORMAT} of a version this genial reads "
-            f"({', '.join(map(str, VERSIONS))}): format {excerpt(header.get('format'))}, version "
-            f"{excerpt(header.get('format_version'))}"
-        )
-    version = _int_field(where, "format_version", header["format_version"], 1, FORMAT_VERSION)
+    version = _format_version(header, where)
     for key in header:
         if key not in _HEADER_KEYS:
             raise DatasetError(f"{where}: an unknown field {excerpt(key)}")
@@ -519,8 +525,8 @@ def _read_meta(path: Path) -> tuple[dict[str, Any], _Checked]:
     for key in meta:
         if key not in ("header", "complete", "seconds", "sha256"):
             raise DatasetError(f"{where}: an unknown field {excerpt(key)}")
-    version = meta["header"].get("format_version")
-    if is_int(version) and version >= 2:  # (format 1 has no digest)
+    version = _format_version(meta["header"], where)
+    if version >= 2:  # (format 1 has no digest)
         if not isinstance(meta.get("sha256"), str) or meta["sha256"] != _seal(meta):
             raise DatasetError(
                 f"{where}: its content does not match its digest (sha256): the file is damaged "
