@@ -185,15 +185,18 @@ def test_a_damaged_part_is_named_and_resume_repairs_it(
     repaired.verify()
 
 
-def test_a_run_resumed_twice_is_the_uninterrupted_run(
+def test_the_lock_is_held_while_writing_and_released_on_ctrl_c(
     tmp_path: Path, reference: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """Interrupted (Ctrl-C) after its first part: the lock is released, the finished part kept;
-    a resume with nothing wrong says nothing and gives the uninterrupted run's files."""
+    """While a run writes, the directory's lock names its writer; interrupted (Ctrl-C) after
+    its first chunk, the lock is released and the finished parts kept; a resume with nothing
+    wrong says nothing and gives the uninterrupted run's files, and so does a second."""
     path = tmp_path / "runs"
+    held: list[Any] = []
 
     def bar(total: int, enabled: bool, unit: str = "games") -> Any:
         def update(k: int) -> None:
+            held.append(json.loads((path / LOCK).read_text()) if (path / LOCK).exists() else None)
             raise KeyboardInterrupt
 
         return update
@@ -202,6 +205,7 @@ def test_a_run_resumed_twice_is_the_uninterrupted_run(
         patch.setattr(RUN, "progress_bar", bar)
         with pytest.raises(KeyboardInterrupt):
             write(path, progress=True)
+    assert held and held[0] is not None and held[0]["pid"] == os.getpid()
     assert not (path / LOCK).exists()
     assert not open_dataset(path).complete
     write(path, resume=True)  # (pytest turns any warning into an error)

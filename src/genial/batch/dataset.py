@@ -585,11 +585,15 @@ class _Listing:
                 digits = numbered.group(1).lstrip("0") or "0"
                 number = int(digits) if len(digits) <= 20 else -1  # (no part has more)
                 right = (part_name if numbered.re is _PART else digest_name)(max(number, 0))
-                if name != right or number < 0:
+                if number < 0:
+                    raise DatasetError(
+                        f"{path / name}: a stray file, not a name genial writes (a number of "
+                        f"{len(digits)} digits, beyond any part's): move it away"
+                    )
+                if name != right:
                     raise DatasetError(
                         f"{path / name}: a stray file, not a name genial writes (part "
-                        f"{digits[:20]}{'...' if len(digits) > 20 else ''}'s would be "
-                        f"{right}): move it away"
+                        f"{number:,}'s would be {right}): move it away"
                     )
                 ours.append(name)
                 if numbered.re is _PART:
@@ -635,7 +639,7 @@ class _Lock:
             flags = os.O_RDWR | os.O_CREAT | (os.O_EXCL if fcntl is None else 0)
             try:
                 fd = os.open(self.file, flags, 0o644)
-            except FileExistsError:  # pragma: no cover - without flock
+            except FileExistsError:  # (without flock)
                 raise self._busy(None) from None
             try:
                 if fcntl is not None:
@@ -662,11 +666,15 @@ class _Lock:
         raise DatasetError(f"{self.file}: cannot be locked (it keeps changing)")  # pragma: no cover
 
     def _busy(self, fd: int | None) -> DatasetError:
-        try:
-            raw = os.pread(fd, 1024, 0) if fd is not None else self.file.read_bytes()[:1024]
+        try:  # (what the lock file says of its writer, read as user input)
+            if fd is None:
+                with open(self.file, "rb") as file:
+                    raw = file.read(1024)
+            else:
+                raw = os.pread(fd, 1024, 0)
             info = json.loads(raw)
             who = f"pid {int(info['pid'])} on {excerpt(str(info['host']))}"
-        except (OSError, ValueError, KeyError, TypeError):
+        except (OSError, ValueError, KeyError, TypeError, RecursionError):
             who = "another process"
         advice = (
             "wait for it to finish or stop it"
