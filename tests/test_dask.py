@@ -126,6 +126,35 @@ def test_openings_on_the_cluster_give_the_same_table(cluster: Any) -> None:
     pd.testing.assert_frame_equal(local.table, dask.table)
 
 
+class _Counted:
+    """A sized iterable of ints that counts those taken from it (a lazy plan's stand-in)."""
+
+    def __init__(self, n: int) -> None:
+        self.n, self.taken = n, 0
+
+    def __len__(self) -> int:
+        return self.n
+
+    def __iter__(self) -> Iterator[int]:
+        for i in range(self.n):
+            self.taken += 1
+            yield i
+
+
+def test_a_long_plan_is_taken_as_tasks_go_out(client: Any) -> None:
+    """The cluster backend takes the chunks group by group as its tasks go out (a run of 2**40
+    games has a billion chunks): the first results come with a few groups taken, never the
+    whole plan listed first."""
+    items = _Counted(10**6)
+    results = BACKENDS.Dask(client).map(abs, items)
+    try:
+        assert next(results) == 0
+        assert items.taken <= 10 * 128  # (two tasks a worker thread, of at most 128 chunks)
+    finally:
+        results.close()
+    assert items.taken < 10**6
+
+
 def test_a_dataset_written_from_the_cluster(cluster: Any, tmp_path: Any) -> None:
     n = 4 * CHUNK + 3
     written = simulate(n, 2, seed=5, backend="dask", address=cluster, out=tmp_path / "runs")

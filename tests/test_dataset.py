@@ -46,6 +46,14 @@ def parts(path: Path) -> list[str]:
     return sorted(p.name for p in path.iterdir() if p.name.startswith("part-"))
 
 
+def rewrite_meta(path: Path, meta: dict[str, Any]) -> None:
+    """Write a run's ``_genial.json`` with its digest, as a writer would: metadata that another
+    writer (a crafted one) made, which only its fields' checks can refuse."""
+    meta = {k: v for k, v in meta.items() if k != "sha256"}
+    meta["sha256"] = DATASET._seal(meta)
+    (path / "_genial.json").write_text(json.dumps(meta))
+
+
 CASES = [
     {"rules": "2", "policy": "epsilon-greedy", "records": True},
     {"rules": "4t", "policy": ("greedy", "random", "random", "random")},
@@ -288,7 +296,7 @@ def test_an_interrupted_run_keeps_its_parts_and_resumes(
     stored = part.to_playouts()
     assert len(stored) % (2 * CHUNK) == 0 and 2 * CHUNK <= len(stored) < n
     assert_same(stored, full[stored.game])  # whichever parts finished, they are the run's games
-    assert part.missing_chunks == [c for c in range(8) if c * CHUNK not in set(stored.game)]
+    assert list(part.missing_chunks) == [c for c in range(8) if c * CHUNK not in set(stored.game)]
     assert json.loads((tmp_path / "_genial.json").read_text())["complete"] is False
     with pytest.raises(GenialError, match=r"resume: .* another run: its seed"):
         simulate(n, 2, seed=10, out=tmp_path, resume=True)
@@ -303,7 +311,7 @@ def test_an_interrupted_run_keeps_its_parts_and_resumes(
 
     monkeypatch.setattr(RUN, "run_chunk", counting)
     done = simulate(n, 2, seed=9, out=tmp_path, resume=True, workers=workers)
-    assert sorted(played) == part.missing_chunks  # only the missing parts were played
+    assert sorted(played) == list(part.missing_chunks)  # only the missing parts were played
     assert done.complete
     assert_same(done.to_playouts(), full)
 
@@ -398,5 +406,8 @@ def test_a_search_run_on_disk_has_its_small_chunks(tmp_path: Path) -> None:
     assert back.replay(n - 1).scores.tolist() == runs.scores[-1].tolist()
     meta["header"]["chunk_games"] = CHUNK
     (tmp_path / "s" / "_genial.json").write_text(json.dumps(meta))
+    with pytest.raises(GenialError, match="does not match its digest"):
+        open_dataset(tmp_path / "s")  # an edit
+    rewrite_meta(tmp_path / "s", meta)
     with pytest.raises(GenialError, match=f"chunks of {CHUNK:,} games, but genial"):
         open_dataset(tmp_path / "s")

@@ -379,7 +379,7 @@ def test_search_batches_are_cut_in_small_chunks() -> None:
     size depends on the policies only, and a game of any chunk replays from its seed."""
     search = prepare(3 * SEARCH_CHUNK + 1, 2, policy=("greedy", "mc:4:random"), seed=2)
     assert search.chunk_games == SEARCH_CHUNK < CHUNK
-    assert search.chunks(3 * SEARCH_CHUNK + 1) == [
+    assert list(search.chunks(3 * SEARCH_CHUNK + 1)) == [
         (0, SEARCH_CHUNK), (1, SEARCH_CHUNK), (2, SEARCH_CHUNK), (3, 1)
     ]  # fmt: skip
     assert prepare(10, 2, policy="greedy").chunk_games == CHUNK

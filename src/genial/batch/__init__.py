@@ -5,7 +5,7 @@ determines the games but their number; ``run_chunk(spec, chunk, size)`` plays on
 returns its rows (pure: threads, processes and clusters are backends of one map:
 ``backend="dask"`` runs the chunks on a Dask cluster). ``simulate(..., out="runs/")`` writes a
 Parquet dataset part by part instead; ``open_dataset`` (also ``genial.batch.open``) reads it
-back as a ``Dataset``.
+back as a ``Dataset``, checking whatever it reads (``DatasetError``; ``docs/datasets.md``).
 
 >>> runs = simulate(2000, players=2, policy="random", seed=1)
 >>> len(runs), runs.scores.shape, runs.ranks.shape
@@ -14,7 +14,7 @@ back as a ``Dataset``.
 True
 """
 
-from .dataset import Dataset, open_dataset
+from .dataset import Dataset, DatasetError, DatasetRepairWarning, open_dataset
 from .results import Playouts, Summary
 from .run import prepare, run, run_chunk, run_many, simulate
 from .spec import CHUNK, SEARCH_CHUNK, BatchSpec, Chunk, GameAdapter
@@ -27,6 +27,8 @@ __all__ = [
     "BatchSpec",
     "Chunk",
     "Dataset",
+    "DatasetError",
+    "DatasetRepairWarning",
     "GameAdapter",
     "Playouts",
     "Summary",

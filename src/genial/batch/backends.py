@@ -8,11 +8,12 @@ from __future__ import annotations
 
 import contextlib
 import importlib
+import itertools
 import math
 import os
 import uuid
 from collections import deque
-from collections.abc import Callable, Generator, Iterable, Sequence
+from collections.abc import Callable, Generator, Iterable, Sequence, Sized
 from concurrent.futures import Future, ThreadPoolExecutor
 from typing import Any, Protocol, TypeVar
 
@@ -219,9 +220,12 @@ class Dask:
         return client, None, True
 
     def map(self, fn: Callable[[T], R], items: Iterable[T]) -> Generator[R, None, None]:
-        todo = list(items)
-        if not todo:
+        # a sized iterable (a lazy plan of chunks) is taken group by group as tasks go out,
+        # never listed whole; anything else is listed to be counted
+        todo = items if isinstance(items, Sized) else list(items)
+        if not len(todo):
             return
+        pending = iter(todo)
         distributed = import_distributed()
         client, cluster, owned = self._connect(distributed)
         in_flight: dict[str, Any] = {}
@@ -231,19 +235,16 @@ class Dask:
                 1,
                 min(self.chunks_per_task, math.ceil(len(todo) / (self.tasks_per_thread * threads))),
             )
-            groups = iter(range(0, len(todo), per_task))
+            groups = itertools.count()
             run = uuid.uuid4().hex[:12]
             arrivals = distributed.as_completed(loop=client.loop)
 
             def submit() -> None:
-                start = next(groups, None)
-                if start is None:
+                group = list(itertools.islice(pending, per_task))
+                if not group:
                     return
                 future = client.submit(
-                    _map_group,
-                    fn,
-                    todo[start : start + per_task],
-                    key=f"genial-chunks-{run}-{start // per_task}",
+                    _map_group, fn, group, key=f"genial-chunks-{run}-{next(groups)}"
                 )
                 in_flight[future.key] = future
                 arrivals.add(future)

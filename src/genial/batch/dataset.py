@@ -1,20 +1,26 @@
 """Batches on disk: a partitioned Parquet dataset written part by part as the games are played
 (``simulate(..., out="runs/")``), and ``open_dataset`` to read it back without loading it whole.
 
-Layout of a dataset directory (``docs/cluster.md``)::
+Layout of a dataset directory (``docs/cluster.md``; what it guarantees: ``docs/datasets.md``)::
 
     runs/
       _genial.json              the run: game, rules, policies, seed, plan, complete or not
       _common_metadata          the Parquet schema, with the same metadata
       part-00000000.parquet     games 0 .. 65,535 (64 chunks of 1,024 games)
+      _part-00000000.sha256     its SHA-256 (``sha256sum -c`` reads it)
       part-00000001.parquet     games 65,536 ..
+      _part-00000001.sha256
+      _genial.lock              while a writer writes
 
 One row per game: ``game`` (its number in the run: with the seed it replays the game), then the
 kernel's result columns, per-seat ones flattened for the game's seats (``score_0_R`` ..
 ``score_0_P``, ``rank_0``, ``bonus_0``, ...), and ``log`` (the kernel's log, raw bytes) for runs
-with records. Every part file carries the run's metadata too (key ``genial``), and is written to
-a hidden temporary file then renamed: a part file that exists is complete. An interrupted run
-keeps its finished parts (``simulate(..., resume=True)`` plays the others).
+with records. Every part file carries the run's metadata too (key ``genial``) and page
+checksums, and is written to a hidden temporary file then renamed, after its digest: a part
+file that exists is complete, and whatever is read back is checked against its digest, the
+run's metadata and the plan (a damaged part is a ``DatasetError`` naming it). An interrupted run
+keeps its finished parts (``simulate(..., resume=True)`` checks them, plays the others and
+plays again any that fails its checks). One writer at a time: a second is refused.
 
 >>> import tempfile
 >>> from genial.batch import open_dataset, simulate
@@ -29,15 +35,21 @@ True
 
 from __future__ import annotations
 
+import contextlib
+import errno
+import hashlib
 import json
 import math
 import os
 import re
+import socket
 import time
+import warnings
 from collections import deque
 from collections.abc import Iterator, Sequence
 from concurrent.futures import Future, ThreadPoolExecutor
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, replace
+from functools import cached_property
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -45,32 +57,83 @@ import numpy as np
 import numpy.typing as npt
 
 from .._version import __version__
-from ..errors import GenialError, excerpt
-from ..policies import canonical
+from ..errors import GenialError, excerpt, is_int
+from ..policies import canonical, parse_policy
 from ..registry import entry
+from ..seeds import MAX_SEED_WORDS
 from ..stats import wilson_interval
 from .results import Playouts, Summary
-from .run import check_memory, play_chunks
-from .spec import CHUNK, BatchSpec, Chunk
+from .run import MAX_GAMES, Work, check_memory, play_chunks
+from .spec import BatchSpec, Chunk, Plan
+
+try:
+    import fcntl
+except ImportError:  # pragma: no cover - not POSIX: the lock file alone
+    fcntl = None  # type: ignore[assignment]
 
 if TYPE_CHECKING:  # pragma: no cover
     import pandas as pd
     import pyarrow as pa
     import pyarrow.dataset as pads
 
-__all__ = ["FORMAT", "PART_CHUNKS", "Dataset", "DatasetWriter", "open_dataset", "write"]
+__all__ = [
+    "FORMAT",
+    "FORMAT_VERSION",
+    "PART_CHUNKS",
+    "Dataset",
+    "DatasetError",
+    "DatasetRepairWarning",
+    "DatasetWriter",
+    "open_dataset",
+    "write",
+]
 
 FORMAT = "genial-dataset"
-FORMAT_VERSION = 1
+FORMAT_VERSION = 2
+"""The layout this version writes: 2 adds the parts' digests, their page checksums, the
+metadata's digest and the writer's lock to 1 (which still reads, and does not resume)."""
+VERSIONS = (1, 2)
+"""The layouts this version reads."""
 PART_CHUNKS = 64
-"""Chunks per part file: 65,536 games (about 4 MB of rows in memory, less on disk)."""
+"""Chunks per part file: 65,536 games (about 4 MB of rows in memory, less on disk). Read when a
+writer is made."""
 META = "_genial.json"
 COMMON = "_common_metadata"
+LOCK = "_genial.lock"
 KEY = b"genial"
-_PART = re.compile(r"part-(\d{8,})\.parquet")
-_TEMP = re.compile(r"\.(?:part-\d{8,}\.parquet|_genial\.json)\.tmp-\d+")
+_PART = re.compile(r"part-(\d+)\.parquet")
+_DIGEST = re.compile(r"_part-(\d+)\.sha256")
+_TEMP = re.compile(r"\.(?:part-\d+\.parquet|_genial\.json|_part-\d+\.sha256)\.tmp-(\d+)")
+_SUMLINE = re.compile(r"([0-9a-f]{64})  (part-\d+\.parquet)\n")
 _COLOURS = "RGBOYP"
 _SINGULAR = {"scores": "score", "ranks": "rank"}
+
+# bounds of what a dataset's metadata may say (what simulate can write), checked on reading
+MAX_META_BYTES = 1 << 20
+"""Bytes of ``_genial.json`` read at most (a header is about 1 KB, a start position a few)."""
+MAX_PART_CHUNKS = 1024
+"""Chunks a part may hold (a part is read whole)."""
+MAX_POOL_SIZE = 64
+"""``pool_size`` of a stored seed at most (numpy's default is 4; the cost of every derived
+seed grows with its square)."""
+MAX_ENTROPY_BITS = 1024
+"""Bits of each word of a stored seed's entropy at most (numpy's own seeds have 128)."""
+MAX_SPAWN_KEY = 64
+"""Length of a stored seed's spawn key at most (one per ``spawn`` generation)."""
+MAX_TEXT = 100_000
+"""Characters of a stored start position (or rules, policy, version text) at most."""
+
+
+class DatasetError(GenialError):
+    """A dataset on disk that cannot be used as it is: its metadata or a part damaged, edited,
+    misplaced or of another run, or a directory another writer is writing to. The message names
+    the file (and the field)."""
+
+
+class DatasetRepairWarning(UserWarning):
+    """``simulate(..., resume=True)`` found finished parts that fail their checks (damaged,
+    truncated, of another run, misplaced) or are missing from a run marked complete: it plays
+    them again (the message names them)."""
 
 
 def _pyarrow() -> tuple[Any, Any]:
@@ -164,6 +227,26 @@ def _playouts(spec: BatchSpec, table: pa.Table, where: str) -> Playouts:
     return Playouts(spec, rows, game, logs)
 
 
+def digest_name(part: int) -> str:
+    """The name of part ``part``'s digest file (a line of ``sha256sum``)."""
+    return f"_{part_name(part)[: -len('.parquet')]}.sha256"
+
+
+def _schema(spec: BatchSpec) -> pa.Schema:
+    """The Arrow schema of a run's parts (without metadata)."""
+    adapter = entry(spec.game).adapter
+    return _table(
+        spec,
+        np.zeros(0, adapter.row_dtype),
+        np.zeros(0, np.int64),
+        np.zeros(0, adapter.log_dtype) if spec.records else None,
+    ).schema
+
+
+def _sha256(data: Any) -> str:
+    return hashlib.sha256(data).hexdigest()
+
+
 # -- the run's metadata ----------------------------------------------------------------------------
 
 
@@ -171,7 +254,7 @@ def _header(spec: BatchSpec, games: int, part_chunks: int) -> dict[str, Any]:
     """What determines a dataset's contents, as JSON: the run's spec, the plan, the layout."""
     adapter = entry(spec.game).adapter
     entropy: Any = spec.seed.entropy
-    n_chunks = len(spec.chunks(games))
+    plan = spec.chunks(games)
     return {
         "format": FORMAT,
         "format_version": FORMAT_VERSION,
@@ -189,65 +272,279 @@ def _header(spec: BatchSpec, games: int, part_chunks: int) -> dict[str, Any]:
         "records": bool(spec.records),
         "seed": {
             # as text: 128-bit entropy words survive every JSON reader
-            "entropy": str(entropy) if isinstance(entropy, int) else [str(w) for w in entropy],
+            "entropy": str(entropy) if is_int(entropy) else [str(w) for w in entropy],
             "spawn_key": [int(k) for k in spec.seed.spawn_key],
             "pool_size": int(spec.seed.pool_size),
         },
         "games": int(games),
         "chunk_games": spec.chunk_games,
-        "chunks": n_chunks,
+        "chunks": plan.chunks,
         "part_chunks": int(part_chunks),
-        "parts": math.ceil(n_chunks / part_chunks),
+        "parts": plan.parts(part_chunks),
         "columns": ["game", *(c for c, _, _ in layout(adapter.row_dtype, spec.rules.players))]
         + (["log"] if spec.records else []),
     }
 
 
-def _spec_of(header: dict[str, Any], where: str) -> BatchSpec:
+_HEADER_KEYS = (
+    "format",
+    "format_version",
+    "genial_version",
+    "game",
+    "rules",
+    "players",
+    "policies",
+    "epsilons",
+    "policy_labels",
+    "start",
+    "openings",
+    "records",
+    "seed",
+    "games",
+    "chunk_games",
+    "chunks",
+    "part_chunks",
+    "parts",
+    "columns",
+)
+
+
+@dataclass(frozen=True)
+class _Checked:
+    """A run's header, checked: what it determines."""
+
+    spec: BatchSpec
+    plan: Plan
+    part_chunks: int
+    version: int
+
+
+def _field(where: str, name: str, value: Any, kind: str) -> DatasetError:
+    return DatasetError(f"{where}: {name} must be {kind}, got {excerpt(value)}")
+
+
+def _count(value: Any) -> str:
+    """A number from a file in a message: ``1,024``, or the excerpt of what is not an int."""
+    return f"{int(value):,}" if is_int(value) else excerpt(value)
+
+
+def _int_field(where: str, name: str, value: Any, lo: int, hi: int) -> int:
+    if not is_int(value) or not lo <= value <= hi:
+        raise _field(where, name, value, f"an int in {lo:,}..{hi:,}")
+    return int(value)
+
+
+def _text_field(where: str, name: str, value: Any, limit: int = 200) -> str:
+    if not isinstance(value, str) or len(value) > limit:
+        raise _field(where, name, value, f"a text of at most {limit:,} characters")
+    return value
+
+
+def _list_field(where: str, name: str, value: Any, limit: int) -> list[Any]:
+    if not isinstance(value, list) or len(value) > limit:
+        raise _field(where, name, value, f"a list of at most {limit} items")
+    return value
+
+
+def _word(where: str, name: str, value: Any) -> int:
+    """An entropy word stored as decimal text."""
+    if not isinstance(value, str) or not re.fullmatch(r"0|[1-9][0-9]{0,309}", value):
+        raise _field(where, name, value, "a decimal number as text")
+    word = int(value)
+    if word.bit_length() > MAX_ENTROPY_BITS:
+        raise _field(where, name, value, f"a number of at most {MAX_ENTROPY_BITS} bits")
+    return word
+
+
+def _format_version(header: Any, where: str) -> int:
+    """The format version of a header: one this version reads, or a ``DatasetError``."""
+    if not isinstance(header, dict):
+        raise DatasetError(f"{where}: not the metadata of a genial dataset")
+    version = header.get("format_version")
+    if header.get("format") != FORMAT or not is_int(version) or version not in VERSIONS:
+        raise DatasetError(
+            f"{where}: not a {FORMAT} of a version this genial reads "
+            f"({', '.join(map(str, VERSIONS))}): format {excerpt(header.get('format'))}, version "
+            f"{excerpt(version)}"
+        )
+    return int(version)
+
+
+def _check_header(header: Any, where: str) -> _Checked:
+    """A run's header (``_header``) checked as user input, field by field and bounded (what
+    ``simulate`` can write): the spec, the plan and the part size it determines. Every refusal
+    is a ``DatasetError`` naming ``where`` and the field; nothing is allocated beyond the
+    bounds."""
+    version = _format_version(header, where)
+    for key in header:
+        if key not in _HEADER_KEYS:
+            raise DatasetError(f"{where}: an unknown field {excerpt(key)}")
+    for key in _HEADER_KEYS:
+        if key not in header:
+            raise DatasetError(f"{where}: no field {key!r}")
+    _text_field(where, "genial_version", header["genial_version"], 64)
+    name = _text_field(where, "game", header["game"], 64)
     try:
-        if header.get("format") != FORMAT or header.get("format_version") != FORMAT_VERSION:
-            raise GenialError(
-                f"{where}: not a {FORMAT} of version {FORMAT_VERSION} "
-                f"(format {excerpt(header.get('format'))}, "
-                f"version {excerpt(header.get('format_version'))})"
-            )
-        game = entry(header["game"])
-        rules = game.rules(rules=header["rules"])
-        seed = header["seed"]
-        entropy = seed["entropy"]
-        entropy = int(entropy) if isinstance(entropy, str) else [int(w) for w in entropy]
-        root = np.random.SeedSequence(
-            entropy, spawn_key=tuple(int(k) for k in seed["spawn_key"]), pool_size=seed["pool_size"]
-        )
-        return BatchSpec(
-            game.name,
-            rules,
-            tuple(str(p) for p in header["policies"]),
-            tuple(float(e) for e in header["epsilons"]),
-            seed=root,
-            start=header["start"],
-            openings=tuple(int(a) for a in header["openings"]),
-            records=bool(header["records"]),
-        )
-    except GenialError:
+        game = entry(name)
+        rules = game.rules(rules=_text_field(where, "rules", header["rules"], 64))
+    except DatasetError:
         raise
-    except (KeyError, TypeError, ValueError, AttributeError) as error:
-        raise GenialError(
-            f"{where}: unreadable run metadata ({type(error).__name__}: {error})"
-        ) from None
-
-
-def _read_meta(path: Path) -> dict[str, Any]:
-    where = str(path / META)
+    except GenialError as error:
+        raise DatasetError(f"{where}: {error}") from None
+    players = int(rules.players)
+    if header["players"] != players or not is_int(header["players"]):
+        raise _field(where, "players", header["players"], f"{players} (the rules' seats)")
+    policies = _list_field(where, "policies", header["policies"], players)
+    epsilons = _list_field(where, "epsilons", header["epsilons"], players)
+    labels = _list_field(where, "policy_labels", header["policy_labels"], players)
+    openings = _list_field(where, "openings", header["openings"], players)
+    start = header["start"]
+    if start is not None:
+        _text_field(where, "start", start, MAX_TEXT)
+    if not all(is_int(a) for a in openings):
+        raise _field(where, "openings", openings, "a list of action ids")
+    if len(policies) != players or len(epsilons) != players:
+        raise _field(where, "policies and epsilons", policies, f"one per seat ({players})")
+    checked_epsilons = []
+    for seat, (policy, epsilon) in enumerate(zip(policies, epsilons, strict=True)):
+        if isinstance(epsilon, bool) or not isinstance(epsilon, (int, float)):
+            raise _field(where, f"epsilons[{seat}]", epsilon, "a number")
+        try:
+            base, value = parse_policy(policy, float(epsilon), search=game.name == "board")
+        except GenialError as error:
+            raise DatasetError(f"{where}: policies[{seat}]: {error}") from None
+        if base != policy or value != epsilon:
+            raise _field(where, f"policies[{seat}]", policy, "a policy's canonical name")
+        checked_epsilons.append(value)
     try:
-        meta = json.loads((path / META).read_text(encoding="utf-8"))
-    except FileNotFoundError:
-        raise GenialError(f"{_where(path)} is not a genial dataset (no {META})") from None
-    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as error:
-        raise GenialError(f"{where}: cannot be read ({error})") from None
+        checked = game.adapter.check(
+            rules,
+            policy=[str(p) for p in policies],
+            epsilon=checked_epsilons[0] if checked_epsilons else 0.0,
+            start=start,
+            openings=[int(a) for a in openings],
+        )
+    except GenialError as error:
+        raise DatasetError(f"{where}: {error}") from None
+    if checked["start"] != start:
+        raise _field(where, "start", start, "a position's canonical text")
+    if list(checked["openings"]) != openings:
+        raise _field(where, "openings", openings, "the canonical action ids")
+    if labels != [canonical(p, e) for p, e in zip(policies, checked_epsilons, strict=True)]:
+        raise _field(where, "policy_labels", labels, "the labels of the policies")
+    records = header["records"]
+    if not isinstance(records, bool):
+        raise _field(where, "records", records, "true or false")
+    seed = header["seed"]
+    if not isinstance(seed, dict) or sorted(seed) != ["entropy", "pool_size", "spawn_key"]:
+        raise _field(where, "seed", seed, "entropy, spawn_key and pool_size")
+    entropy: int | list[int]
+    if isinstance(seed["entropy"], list):
+        words = _list_field(where, "seed.entropy", seed["entropy"], MAX_SEED_WORDS)
+        entropy = [_word(where, "seed.entropy", w) for w in words]
+    else:
+        entropy = _word(where, "seed.entropy", seed["entropy"])
+    spawn_key = _list_field(where, "seed.spawn_key", seed["spawn_key"], MAX_SPAWN_KEY)
+    keys = tuple(_int_field(where, "seed.spawn_key", k, 0, 2**64 - 1) for k in spawn_key)
+    pool_size = _int_field(where, "seed.pool_size", seed["pool_size"], 4, MAX_POOL_SIZE)
+    try:
+        root = np.random.SeedSequence(entropy, spawn_key=keys, pool_size=pool_size)
+    except (TypeError, ValueError) as error:  # pragma: no cover - the bounds above
+        raise DatasetError(f"{where}: seed: {error}") from None
+    spec = BatchSpec(
+        game.name,
+        rules,
+        tuple(policies),
+        tuple(checked_epsilons),
+        seed=root,
+        start=start,
+        openings=tuple(int(a) for a in openings),
+        records=records,
+    )
+    games = _int_field(where, "games", header["games"], 0, MAX_GAMES)
+    chunk_games = header["chunk_games"]
+    if chunk_games != spec.chunk_games or not is_int(chunk_games):
+        raise DatasetError(
+            f"{where}: chunks of {_count(chunk_games)} games, but genial {__version__} "
+            f"plays this run in chunks of {spec.chunk_games:,} (the games would differ)"
+        )
+    plan = spec.chunks(games)
+    if header["chunks"] != plan.chunks or not is_int(header["chunks"]):
+        raise _field(where, "chunks", header["chunks"], f"{plan.chunks:,} (games / chunk_games)")
+    part_chunks = _int_field(where, "part_chunks", header["part_chunks"], 1, MAX_PART_CHUNKS)
+    n_parts = plan.parts(part_chunks)
+    if header["parts"] != n_parts or not is_int(header["parts"]):
+        raise _field(where, "parts", header["parts"], f"{n_parts:,} (chunks / part_chunks)")
+    columns = ["game", *_schema(spec).names[1:]]
+    if header["columns"] != columns:
+        raise _field(
+            where, "columns", header["columns"], f"the columns of genial {__version__}'s layout"
+        )
+    return _Checked(spec, plan, part_chunks, version)
+
+
+def _seal(meta: dict[str, Any]) -> str:
+    """The digest of a run's metadata (its canonical JSON, the digest itself left out)."""
+    body = {k: v for k, v in meta.items() if k != "sha256"}
+    text = json.dumps(body, sort_keys=True, separators=(",", ":"), allow_nan=False)
+    return _sha256(text.encode("utf-8"))
+
+
+def _refuse_constant(name: str) -> Any:
+    raise ValueError(f"{name} is not a number of JSON")
+
+
+def _load_json(data: bytes, where: str) -> Any:
+    """JSON read as user input (bounded before: linear time; no NaN, no deep nesting)."""
+    try:
+        return json.loads(data.decode("utf-8"), parse_constant=_refuse_constant)
+    except (UnicodeDecodeError, ValueError, RecursionError) as error:  # (JSONDecodeError too)
+        raise DatasetError(f"{where}: cannot be read ({type(error).__name__}: {error})") from None
+
+
+def _read_bounded(path: Path, limit: int, where: str) -> bytes:
+    """At most ``limit`` bytes of a file, refused if it holds more."""
+    try:
+        with open(path, "rb") as file:
+            data = file.read(limit + 1)
+    except OSError as error:
+        raise DatasetError(f"{where}: cannot be read ({error.strerror or error})") from None
+    if len(data) > limit:
+        raise DatasetError(f"{where}: more than {limit:,} bytes: not a file genial writes")
+    return data
+
+
+def _read_meta(path: Path) -> tuple[dict[str, Any], _Checked]:
+    """A run's ``_genial.json``, its digest and every field checked."""
+    where = str(path / META)
+    if not (path / META).exists():
+        raise DatasetError(f"{_where(path)} is not a genial dataset (no {META})")
+    meta = _load_json(_read_bounded(path / META, MAX_META_BYTES, where), where)
     if not isinstance(meta, dict) or not isinstance(meta.get("header"), dict):
-        raise GenialError(f"{where}: not the metadata of a genial dataset")
-    return meta
+        raise DatasetError(f"{where}: not the metadata of a genial dataset")
+    for key in meta:
+        if key not in ("header", "complete", "seconds", "sha256"):
+            raise DatasetError(f"{where}: an unknown field {excerpt(key)}")
+    version = _format_version(meta["header"], where)
+    if version >= 2:  # (format 1 has no digest)
+        if not isinstance(meta.get("sha256"), str) or meta["sha256"] != _seal(meta):
+            raise DatasetError(
+                f"{where}: its content does not match its digest (sha256): the file is damaged "
+                "or was edited"
+            )
+    elif "sha256" in meta:
+        raise DatasetError(f"{where}: a digest in metadata of format version {excerpt(version)}")
+    checked = _check_header(meta["header"], where)
+    if not isinstance(meta.get("complete"), bool):
+        raise _field(where, "complete", meta.get("complete"), "true or false")
+    seconds = meta.get("seconds")
+    if seconds is not None and (
+        isinstance(seconds, bool)
+        or not isinstance(seconds, (int, float))
+        or not 0 <= seconds < math.inf
+    ):
+        raise _field(where, "seconds", seconds, "a number of seconds, or null")
+    return meta, checked
 
 
 def _write_text(path: Path, text: str) -> None:
@@ -260,13 +557,158 @@ def _write_text(path: Path, text: str) -> None:
         temp.unlink(missing_ok=True)
 
 
+# -- the directory ---------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class _Listing:
+    """What a dataset directory holds, by name."""
+
+    ours: tuple[str, ...]  # metadata, lock, parts and digests: what overwrite may remove
+    parts: tuple[int, ...]
+    temps: tuple[tuple[str, int], ...]  # (name, pid of the writer)
+    foreign: tuple[str, ...]
+
+    @classmethod
+    def of(cls, path: Path) -> _Listing:
+        """The names in ``path``; a misnamed part or digest (a number not written the way
+        genial writes it, which would stand for another part's) is a ``DatasetError``."""
+        try:
+            names = sorted(os.listdir(path))
+        except OSError as error:
+            raise DatasetError(f"{_where(path)}: cannot be listed ({error.strerror})") from None
+        ours, parts, temps, foreign = [], [], [], []
+        for name in names:
+            numbered = _PART.fullmatch(name) or _DIGEST.fullmatch(name)
+            temp = _TEMP.fullmatch(name)
+            if numbered:
+                digits = numbered.group(1).lstrip("0") or "0"
+                number = int(digits) if len(digits) <= 20 else -1  # (no part has more)
+                right = (part_name if numbered.re is _PART else digest_name)(max(number, 0))
+                if number < 0:
+                    raise DatasetError(
+                        f"{path / name}: a stray file, not a name genial writes (a number of "
+                        f"{len(digits)} digits, beyond any part's): move it away"
+                    )
+                if name != right:
+                    raise DatasetError(
+                        f"{path / name}: a stray file, not a name genial writes (part "
+                        f"{number:,}'s would be {right}): move it away"
+                    )
+                ours.append(name)
+                if numbered.re is _PART:
+                    parts.append(number)
+            elif name in (META, COMMON, LOCK):
+                ours.append(name)
+            elif temp:
+                digits = temp.group(1)[:20]  # (a pid)
+                temps.append((name, int(digits)))
+            else:
+                foreign.append(name)
+        return cls(tuple(ours), tuple(parts), tuple(temps), tuple(foreign))
+
+
+def _alive(pid: int) -> bool:
+    """Whether process ``pid`` of this machine may be running (True where it cannot be told)."""
+    if pid == os.getpid():
+        return True
+    if os.name != "posix":  # pragma: no cover - no signal 0 to ask with
+        return True
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except (PermissionError, OverflowError, OSError):
+        return True
+    return True
+
+
+class _Lock:
+    """A directory's writer lock: ``_genial.lock``, held with ``flock`` while one writer writes
+    (the operating system releases it when the process ends, however it ends: a crashed
+    writer's lock file is taken over); it names the writer (pid and host) for the message that
+    refuses a second one. Without ``flock`` the file alone (made with ``O_EXCL``) is the lock."""
+
+    def __init__(self, path: Path) -> None:
+        self.file = path / LOCK
+        self.fd: int | None = None
+
+    def acquire(self) -> None:
+        holder = json.dumps({"pid": os.getpid(), "host": socket.gethostname()}).encode()
+        for _ in range(100):  # (retried only if a writer removed the file meanwhile)
+            flags = os.O_RDWR | os.O_CREAT | (os.O_EXCL if fcntl is None else 0)
+            try:
+                fd = os.open(self.file, flags, 0o644)
+            except FileExistsError:  # (without flock)
+                raise self._busy(None) from None
+            try:
+                if fcntl is not None:
+                    try:
+                        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+                    except OSError as error:
+                        if error.errno not in (errno.EAGAIN, errno.EACCES, errno.EWOULDBLOCK):
+                            raise
+                        raise self._busy(fd) from None
+                    try:  # the file we locked must be the one the directory holds
+                        same = os.stat(self.file).st_ino == os.fstat(fd).st_ino
+                    except FileNotFoundError:
+                        same = False
+                    if not same:
+                        os.close(fd)
+                        continue
+                os.ftruncate(fd, 0)
+                os.write(fd, holder)
+            except BaseException:
+                os.close(fd)
+                raise
+            self.fd = fd
+            return
+        raise DatasetError(f"{self.file}: cannot be locked (it keeps changing)")  # pragma: no cover
+
+    def _busy(self, fd: int | None) -> DatasetError:
+        try:  # (what the lock file says of its writer, read as user input)
+            if fd is None:
+                with open(self.file, "rb") as file:
+                    raw = file.read(1024)
+            else:
+                raw = os.pread(fd, 1024, 0)
+            info = json.loads(raw)
+            who = f"pid {int(info['pid'])} on {excerpt(str(info['host']))}"
+        except (OSError, ValueError, KeyError, TypeError, RecursionError):
+            who = "another process"
+        advice = (
+            "wait for it to finish or stop it"
+            if fcntl is not None
+            else f"if no writer runs (one crashed), remove {LOCK}"
+        )
+        return DatasetError(
+            f"out: another writer ({who}) is writing to {_where(self.file.parent)} "
+            f"({LOCK}): {advice}"
+        )
+
+    def release(self) -> None:
+        if self.fd is None:
+            return
+        try:
+            if os.stat(self.file).st_ino == os.fstat(self.fd).st_ino:
+                os.unlink(self.file)
+        except OSError:
+            pass
+        finally:
+            os.close(self.fd)
+            self.fd = None
+
+
 # -- writing ---------------------------------------------------------------------------------------
 
 
 class DatasetWriter:
-    """Writes one run's chunks as they arrive (in any order) into part files. Checks the
-    directory and writes the run's metadata on construction, before any game is played;
-    ``todo`` is the chunks still to play (all, or the missing ones with ``resume``)."""
+    """Writes one run's chunks as they arrive (in any order) into part files. Takes the
+    directory's lock, checks the directory (with ``resume``, every finished part: those that
+    fail are played again, with a ``DatasetRepairWarning``) and writes the run's metadata on
+    construction, before any game is played; ``todo`` is the ``Plan`` of the chunks still to
+    play (all, or the missing ones with ``resume``), never a list. ``close`` releases the
+    lock."""
 
     def __init__(
         self,
@@ -287,72 +729,126 @@ class DatasetWriter:
         self.games = games
         self.adapter = entry(spec.game).adapter
         self.header = _header(spec, games, PART_CHUNKS)
-        self.part_chunks = int(self.header["part_chunks"])
-        self.plan = spec.chunks(games)
+        checked = _check_header(self.header, "out")  # what is written can be read back
+        self.part_chunks = checked.part_chunks
+        self.plan = checked.plan
         self.seconds = 0.0
-        done = self._prepare(overwrite, resume)
-        self.todo = [(c, n) for c, n in self.plan if c // self.part_chunks not in done]
+        self.repaired: tuple[str, ...] = ()
+        """What resume found wrong with the parts it plays again (a line each)."""
+        self._lock = _Lock(self.path)
         self._buffers: dict[int, list[Any]] = {}
         self._temps: set[Path] = set()
+        try:
+            done = self._prepare(overwrite, resume)
+        except BaseException:
+            self._lock.release()
+            raise
+        self.todo = self.plan.without_parts(done, self.part_chunks)
         # parts are compressed and written by a thread of their own (pyarrow releases the
         # GIL), so the chunks keep coming meanwhile; at most two parts wait for it
         self._writer = ThreadPoolExecutor(max_workers=1, thread_name_prefix="genial-parts")
         self._writes: deque[Future[None]] = deque()
 
-    def _part_chunks(self, part: int) -> list[tuple[int, int]]:
-        return self.plan[part * self.part_chunks : (part + 1) * self.part_chunks]
+    def _part_chunks(self, part: int) -> Plan:
+        return self.plan.part(part, self.part_chunks)
 
     def _prepare(self, overwrite: bool, resume: bool) -> set[int]:
-        """Check (and make) the directory; the parts already written (with ``resume``)."""
+        """Lock, check (and make) the directory; the parts already written and sound (with
+        ``resume``)."""
         where = _where(self.path)
         if self.path.exists() and not self.path.is_dir():
             raise GenialError(f"out: {where} is a file, not a directory")
+        existed = self.path.is_dir()
+        try:
+            self.path.mkdir(parents=True, exist_ok=True)
+            self._lock.acquire()
+        except OSError as error:
+            raise GenialError(f"out: cannot write to {where} ({error.strerror or error})") from None
         done: set[int] = set()
-        if self.path.is_dir():
-            names = os.listdir(self.path)
-            ours = {n for n in names if n in (META, COMMON) or _PART.fullmatch(n)}
-            foreign = sorted(n for n in names if n not in ours and not _TEMP.fullmatch(n))
-            if foreign:
+        try:
+            listing = _Listing.of(self.path)
+            if listing.foreign:
                 raise GenialError(
-                    f"out: {where} holds other files ({excerpt(foreign[0])}"
-                    f"{', ...' if len(foreign) > 1 else ''}): give a new or empty directory"
+                    f"out: {where} holds other files ({excerpt(listing.foreign[0])}"
+                    f"{', ...' if len(listing.foreign) > 1 else ''}): give a new or empty directory"
                 )
-            if ours and resume:
-                meta = _read_meta(self.path)
-                old = meta["header"]
-                for key, value in self.header.items():
-                    if old.get(key) != value:
-                        raise GenialError(
-                            f"resume: the dataset in {where} is another run: its {key} is "
-                            f"{excerpt(old.get(key))}, here {excerpt(value)}"
-                        )
-                self.seconds = float(meta.get("seconds") or 0.0)
-                done = {int(m.group(1)) for n in ours if (m := _PART.fullmatch(n))}
-            elif ours and not overwrite:
+            data = [n for n in listing.ours if n != LOCK]
+            if data and resume:
+                done = self._sound_parts(listing)
+            elif data and not overwrite:
                 raise GenialError(
                     f"out: {where} already holds a dataset: pass overwrite=True to replace it "
                     "(or resume=True to finish an interrupted run)"
                 )
-            for name in names:
-                if _TEMP.fullmatch(name) or (overwrite and name in ours):
+            for name, pid in listing.temps:  # a failed writer's (never a live one's)
+                if pid == os.getpid() or not _alive(pid):
                     (self.path / name).unlink(missing_ok=True)
-        try:
-            self.path.mkdir(parents=True, exist_ok=True)
+            if overwrite:
+                for name in data:
+                    (self.path / name).unlink(missing_ok=True)
             self._write_meta(complete=False)
             _, pq = _pyarrow()
-            schema = _table(
-                self.spec,
-                np.zeros(0, self.adapter.row_dtype),
-                np.zeros(0, np.int64),
-                np.zeros(0, self.adapter.log_dtype) if self.spec.records else None,
-            ).schema.with_metadata({KEY: json.dumps(self.header)})
+            schema = _schema(self.spec).with_metadata({KEY: json.dumps(self.header)})
             pq.write_metadata(schema, self.path / COMMON)
         except OSError as error:
+            if not existed:
+                _remove_empty(self.path, self._lock)
             raise GenialError(f"out: cannot write to {where} ({error.strerror or error})") from None
         return done
 
+    def _sound_parts(self, listing: _Listing) -> set[int]:
+        """The finished parts of the run being resumed that pass every check (digest, Parquet
+        footer, metadata, rows, game numbers); the others are removed, to be played again, and
+        said (``DatasetRepairWarning``). Another run is refused."""
+        where = _where(self.path)
+        run = _Run.open(self.path, listing)
+        old = run.header
+        if run.version != FORMAT_VERSION:
+            raise DatasetError(
+                f"resume: {where} is a dataset of format version {run.version}: it reads, but "
+                f"only resumes with the version of genial that wrote it (this one writes "
+                f"version {FORMAT_VERSION}): finish it with that version, or start anew"
+            )
+        for key, value in self.header.items():
+            if old.get(key) != value:
+                raise DatasetError(
+                    f"resume: the dataset in {where} is another run: its {key} is "
+                    f"{excerpt(old.get(key))}, here {excerpt(value)}"
+                )
+        self.seconds = run.seconds or 0.0
+        sound, problems = set(), []
+        for part in run.parts:
+            problem = run.problem(part)
+            if problem is None:
+                sound.add(part)
+            else:
+                problems.append(problem)
+                for name in (part_name(part), digest_name(part)):
+                    (self.path / name).unlink(missing_ok=True)
+        if run.marked_complete:
+            problems.extend(
+                f"{part_name(p)}: missing from a run marked complete"
+                for p in range(run.plan.parts(run.part_chunks))
+                if p not in run.parts
+            )
+        if problems:
+            self.repaired = tuple(problems)
+            shown = "; ".join(problems[:3]) + ("; ..." if len(problems) > 3 else "")
+            warnings.warn(
+                f"resume: {len(problems)} part(s) of {where} fail their checks and are played "
+                f"again: {shown}",
+                DatasetRepairWarning,
+                stacklevel=6,  # (simulate's caller)
+            )
+        return sound
+
     def _write_meta(self, *, complete: bool) -> None:
-        meta = {"header": self.header, "complete": complete, "seconds": self.seconds or None}
+        meta: dict[str, Any] = {
+            "header": self.header,
+            "complete": complete,
+            "seconds": self.seconds or None,
+        }
+        meta["sha256"] = _seal(meta)
         _write_text(self.path / META, json.dumps(meta, indent=1) + "\n")
 
     def add(self, chunk: Chunk) -> None:
@@ -360,9 +856,10 @@ class DatasetWriter:
         part = chunk.index // self.part_chunks
         buffer = self._buffers.get(part)
         if buffer is None:
-            games = sum(n for _, n in self._part_chunks(part))
+            plan = self._part_chunks(part)
+            games = plan.games_held
             logs = np.zeros(games, self.adapter.log_dtype) if self.spec.records else None
-            buffer = [np.zeros(games, self.adapter.row_dtype), logs, len(self._part_chunks(part))]
+            buffer = [np.zeros(games, self.adapter.row_dtype), logs, len(plan)]
             self._buffers[part] = buffer
         lo = (chunk.index - part * self.part_chunks) * self.spec.chunk_games
         buffer[0][lo : lo + len(chunk.rows)] = chunk.rows
@@ -376,24 +873,24 @@ class DatasetWriter:
                 self._writes.popleft().result()  # (raises a failed write's error)
 
     def _write_part(self, part: int, rows: npt.NDArray[Any], logs: Any) -> None:
-        _, pq = _pyarrow()
-        first, last = self._part_chunks(part)[0][0], self._part_chunks(part)[-1][0]
-        begin = first * self.spec.chunk_games
+        """Write a part: its bytes to a temporary file, then its digest, then the rename (so a
+        part file that exists is complete and has its digest)."""
+        pa, pq = _pyarrow()
+        plan = self._part_chunks(part)
+        begin = plan[0][0] * self.spec.chunk_games
         game = np.arange(begin, begin + len(rows), dtype=np.int64)
-        info = {
-            **self.header,
-            "part": {
-                "index": part,
-                "chunks": [first, last + 1],
-                "games": len(rows),
-                "first_game": begin,
-            },
-        }
-        table = _table(self.spec, rows, game, logs).replace_schema_metadata({KEY: json.dumps(info)})
+        table = _table(self.spec, rows, game, logs).replace_schema_metadata(
+            {KEY: json.dumps({**self.header, "part": _part_info(part, plan, len(rows))})}
+        )
+        sink = pa.BufferOutputStream()
+        pq.write_table(table, sink, compression="zstd", write_page_checksum=True)
+        data = sink.getvalue()
         final = self.path / part_name(part)
         temp = self.path / f".{final.name}.tmp-{os.getpid()}"
         self._temps.add(temp)
-        pq.write_table(table, temp, compression="zstd")
+        with open(temp, "wb") as file:
+            file.write(data)
+        _write_text(self.path / digest_name(part), f"{_sha256(data)}  {final.name}\n")
         os.replace(temp, final)
         self._temps.discard(temp)
 
@@ -408,12 +905,34 @@ class DatasetWriter:
 
     def close(self) -> None:
         """Let the parts handed to the writing thread finish (they are complete: an
-        interruption keeps them), then remove any temporary file (of a write that failed)."""
-        self._writer.shutdown(wait=True)
-        self._writes.clear()
-        for temp in self._temps:
-            temp.unlink(missing_ok=True)
-        self._temps.clear()
+        interruption keeps them), remove any temporary file (of a write that failed), and
+        release the directory's lock."""
+        try:
+            self._writer.shutdown(wait=True)
+            self._writes.clear()
+            for temp in self._temps:
+                temp.unlink(missing_ok=True)
+            self._temps.clear()
+        finally:
+            self._lock.release()
+
+
+def _remove_empty(path: Path, lock: _Lock) -> None:
+    """Undo the directory made for a refused run (only if nothing else is in it)."""
+    lock.release()
+    with contextlib.suppress(OSError):
+        path.rmdir()
+
+
+def _part_info(part: int, plan: Plan, games: int) -> dict[str, Any]:
+    """The ``part`` entry of a part's metadata."""
+    first, last = plan[0][0], plan[-1][0]
+    return {
+        "index": part,
+        "chunks": [first, last + 1],
+        "games": games,
+        "first_game": first * plan.size,
+    }
 
 
 def write(
@@ -434,7 +953,7 @@ def write(
     began = time.perf_counter()
     try:
         play_chunks(
-            [(0, spec, c, n) for c, n in writer.todo],
+            Work(((0, spec, writer.todo),)),
             lambda _, done: writer.add(done),
             workers=workers,
             backend=backend,
@@ -449,94 +968,162 @@ def write(
 # -- reading ---------------------------------------------------------------------------------------
 
 
+def _arrow_errors() -> tuple[type[BaseException], ...]:
+    """What pyarrow raises on a file it cannot read."""
+    pa, _ = _pyarrow()
+    return (pa.ArrowException, OSError, ValueError, TypeError, KeyError, IndexError)
+
+
 @dataclass(frozen=True, eq=False)
 class _Run:
-    """One run on disk: its metadata and the part files present."""
+    """One run on disk: its checked metadata and the part files present."""
 
     path: Path
     header: dict[str, Any]
     spec: BatchSpec
+    plan: Plan
+    part_chunks: int
+    version: int
     marked_complete: bool
     seconds: float | None
     parts: tuple[int, ...]
-    plan: list[tuple[int, int]] = field(repr=False)
 
     @classmethod
-    def open(cls, path: Path) -> _Run:
-        meta = _read_meta(path)
-        header = meta["header"]
-        spec = _spec_of(header, str(path / META))
-        try:
-            games, part_chunks, n_parts = (
-                int(header["games"]),
-                int(header["part_chunks"]),
-                int(header["parts"]),
-            )
-        except (KeyError, TypeError, ValueError):
-            raise GenialError(f"{path / META}: unreadable plan") from None
-        chunk_games = int(header.get("chunk_games", CHUNK))
-        if chunk_games != spec.chunk_games:
-            raise GenialError(
-                f"{path / META}: chunks of {chunk_games:,} games, but genial {__version__} "
-                f"plays this run in chunks of {spec.chunk_games:,} (the games would differ)"
-            )
-        plan = spec.chunks(games)
-        if part_chunks < 1 or n_parts != math.ceil(len(plan) / part_chunks):
-            raise GenialError(f"{path / META}: the plan does not add up")
-        parts = []
-        for name in os.listdir(path):
-            match = _PART.fullmatch(name)
-            if match:
-                part = int(match.group(1))
-                if part >= n_parts:
-                    raise GenialError(f"{path / name}: a part beyond the run's {n_parts} parts")
-                parts.append(part)
-        complete = bool(meta.get("complete"))
-        if complete and len(parts) != n_parts:
-            missing = min(set(range(n_parts)) - set(parts))
-            raise GenialError(
-                f"{path}: the run is marked complete but {part_name(missing)} is missing"
-            )
+    def open(cls, path: Path, listing: _Listing | None = None) -> _Run:
+        """The run in ``path``: its metadata checked (bounded, every field), its parts by name
+        (a misnamed part, or one beyond the plan, refused). The parts are read (and checked)
+        when asked."""
+        meta, checked = _read_meta(path)
+        listing = _Listing.of(path) if listing is None else listing
+        n_parts = checked.plan.parts(checked.part_chunks)
+        for part in listing.parts:
+            if part >= n_parts:
+                raise DatasetError(
+                    f"{path / part_name(part)}: a part beyond the run's {n_parts:,} parts (a "
+                    "stray file of another run?)"
+                )
         seconds = meta.get("seconds")
         return cls(
             path,
-            header,
-            spec,
-            complete,
+            meta["header"],
+            checked.spec,
+            checked.plan,
+            checked.part_chunks,
+            checked.version,
+            meta["complete"],
             None if seconds is None else float(seconds),
-            tuple(sorted(parts)),
-            plan,
+            tuple(sorted(listing.parts)),
         )
 
-    def part_plan(self, part: int) -> list[tuple[int, int]]:
-        k = int(self.header["part_chunks"])
-        return self.plan[part * k : (part + 1) * k]
+    @property
+    def n_parts(self) -> int:
+        return self.plan.parts(self.part_chunks)
+
+    def part_plan(self, part: int) -> Plan:
+        return self.plan.part(part, self.part_chunks)
 
     def part_games(self, part: int) -> int:
-        return sum(n for _, n in self.part_plan(part))
+        return self.part_plan(part).games_held
+
+    @cached_property
+    def schema(self) -> pa.Schema:
+        return _schema(self.spec)
 
     def read(self, part: int, columns: Sequence[str] | None = None) -> pa.Table:
-        """A part's table, its metadata checked against the run's."""
-        _, pq = _pyarrow()
-        where = str(self.path / part_name(part))
+        """A part's table (``columns`` of it), after every check: its Parquet footer, its
+        metadata (the run's, and this part's: a part of another run, or swapped with another,
+        says so), its digest (format 2), its pages' checksums, its schema, its rows and game
+        numbers (the plan's). A part that fails one is a ``DatasetError`` naming it and what is
+        wrong. The file is read once, into memory: what is checked is what is decoded."""
+        pa, pq = _pyarrow()
+        file = self.path / part_name(part)
+        where = str(file)
+        plan = self.part_plan(part)
+        games = plan.games_held
+        adapter = entry(self.spec.game).adapter
+        per_game = adapter.row_dtype.itemsize + 8
+        per_game += adapter.log_dtype.itemsize if self.spec.records else 0
+        # (compressed, a part is smaller than its rows: a larger file is not one genial wrote)
+        data = _read_bounded(file, 2 * games * per_game + (1 << 20), where)
+        damaged = "damaged (a flipped bit, a truncated or overwritten file)"
         try:
-            table = pq.read_table(where, columns=None if columns is None else list(columns))
-        except OSError as error:
-            raise GenialError(f"{where}: cannot be read ({error})") from None
-        raw = (table.schema.metadata or {}).get(KEY)
-        try:
-            info = json.loads(raw) if raw is not None else None
-        except json.JSONDecodeError:
-            info = None
-        if (
-            not isinstance(info, dict)
-            or {k: v for k, v in info.items() if k != "part"} != self.header
+            parquet = pq.ParquetFile(pa.BufferReader(data), page_checksum_verification=True)
+            raw = (parquet.schema_arrow.metadata or {}).get(KEY)
+            rows = parquet.metadata.num_rows
+        except _arrow_errors() as error:
+            raise DatasetError(
+                f"{where}: not a readable Parquet file: {damaged}? ({type(error).__name__}: "
+                f"{excerpt(str(error), 120)})"
+            ) from None
+        info = _load_json(raw, f"{where} (its metadata)") if raw is not None else None
+        if not isinstance(info, dict) or {k: v for k, v in info.items() if k != "part"} != (
+            self.header
         ):
-            raise GenialError(f"{where}: its metadata is not its run's ({self.path / META})")
-        expected = self.part_games(part)
-        if info.get("part", {}).get("index") != part or table.num_rows != expected:
-            raise GenialError(f"{where}: {table.num_rows:,} games, the plan says {expected:,}")
-        return table.replace_schema_metadata(None)
+            raise DatasetError(
+                f"{where}: its metadata is not its run's ({self.path / META}): a part of "
+                f"another run, or {damaged}"
+            )
+        own = info.get("part")
+        expected = _part_info(part, plan, games)
+        if own != expected:
+            index = own.get("index") if isinstance(own, dict) else None
+            first = own.get("first_game") if isinstance(own, dict) else None
+            if is_int(index) and index != part:
+                raise DatasetError(
+                    f"{where}: holds part {index:,}'s games (from game {excerpt(first)}), not "
+                    f"part {part:,}'s (from game {expected['first_game']:,}): parts swapped or "
+                    "renamed"
+                )
+            raise DatasetError(f"{where}: its part metadata {excerpt(own)} is not {expected}")
+        if rows != games:
+            raise DatasetError(f"{where}: {rows:,} rows, part {part:,} of the plan has {games:,}")
+        if self.version >= 2:
+            sums = self.path / digest_name(part)
+            if not sums.exists():
+                raise DatasetError(f"{where}: its digest ({sums.name}) is missing")
+            line = _read_bounded(sums, 256, str(sums))
+            match = _SUMLINE.fullmatch(line.decode("ascii", "replace"))
+            if match is None:
+                raise DatasetError(f"{sums}: not a digest line ('<sha256>  {file.name}')")
+            if match.group(2) != file.name:
+                raise DatasetError(f"{sums}: the digest of {match.group(2)}, not of {file.name}")
+            if _sha256(data) != match.group(1):
+                raise DatasetError(
+                    f"{where}: its content does not match its digest ({sums.name}): the file is "
+                    f"{damaged}; {len(data):,} bytes"
+                )
+        wanted = list(self.schema.names if columns is None else columns)
+        try:
+            table = parquet.read(columns=list(dict.fromkeys(["game", *wanted])))
+        except _arrow_errors() as error:
+            raise DatasetError(
+                f"{where}: cannot be read: {damaged}? ({type(error).__name__}: "
+                f"{excerpt(str(error), 120)})"
+            ) from None
+        if table.num_rows != games or not table.schema.equals(
+            pa.schema([self.schema.field(n) for n in table.column_names]), check_metadata=False
+        ):
+            raise DatasetError(f"{where}: its columns are not the run's layout")
+        numbers = table.column("game").to_numpy()
+        begin = expected["first_game"]
+        if not np.array_equal(numbers, np.arange(begin, begin + games, dtype=np.int64)):
+            raise DatasetError(
+                f"{where}: its game numbers are not part {part:,}'s ({begin:,} .. "
+                f"{begin + games - 1:,})"
+            )
+        return table.select(wanted)
+
+    def problem(self, part: int) -> str | None:
+        """What is wrong with a part (``read``'s checks), or None."""
+        try:
+            self.read(part, ["game"])
+        except DatasetError as error:
+            return str(error).replace(f"{self.path}{os.sep}", "")
+        return None
+
+    def missing(self) -> Plan:
+        """The chunks of the parts not on disk."""
+        return self.plan.without_parts(self.parts, self.part_chunks)
 
 
 class Dataset:
@@ -618,16 +1205,13 @@ class Dataset:
     @property
     def complete(self) -> bool:
         """Every run finished (an interrupted run keeps its finished parts)."""
-        return all(r.marked_complete and len(r.parts) == r.header["parts"] for r in self._runs)
+        return all(r.marked_complete and len(r.parts) == r.n_parts for r in self._runs)
 
     @property
-    def missing_chunks(self) -> list[int]:
+    def missing_chunks(self) -> Sequence[int]:
         """Chunk indices of a single run not on disk (``simulate(..., resume=True)`` plays
-        them)."""
-        run = self._single("missing_chunks")
-        present = set(run.parts)
-        k = int(run.header["part_chunks"])
-        return [c for c, _ in run.plan if c // k not in present]
+        them): a lazy sequence (a run of 2**40 games has a billion chunks)."""
+        return self._single("missing_chunks").missing().indices
 
     @property
     def files(self) -> list[Path]:
@@ -636,6 +1220,15 @@ class Dataset:
 
     def __len__(self) -> int:
         return sum(run.part_games(p) for run in self._runs for p in run.parts)
+
+    def verify(self) -> None:
+        """Check every part of every run as reading it does (its digest, its Parquet pages'
+        checksums, its metadata, rows and game numbers) without keeping it: a
+        ``DatasetError`` names the first part that fails (``simulate(..., resume=True)`` plays
+        such parts again). Reading checks each part anyway; ``verify`` checks them all before
+        ``dataset`` (whose scans check only the pages' checksums) or a copy."""
+        for _, run, part in self._parts():
+            run.read(part, ["game"])
 
     def __repr__(self) -> str:
         state = "" if self.complete else f" (incomplete: {len(self):,} of {self.games:,})"
@@ -667,29 +1260,41 @@ class Dataset:
     @property
     def dataset(self) -> pads.Dataset:
         """A ``pyarrow.dataset.Dataset`` of the part files (filters and projections stay on
-        disk; ``dataset.runs`` tells runs apart)."""
+        disk; ``dataset.runs`` tells runs apart). Its scans check the pages' checksums (a
+        damaged page raises), not the parts' digests and metadata: ``verify()`` does."""
         _pyarrow()
         import pyarrow.dataset as pads
 
+        checked = pads.ParquetFileFormat(
+            default_fragment_scan_options=pads.ParquetFragmentScanOptions(
+                page_checksum_verification=True
+            )
+        )
         files = [str(f) for f in self.files]
-        if not files:
-            return pads.dataset([], schema=self._schema(), format="parquet")
-        return pads.dataset(files, format="parquet")
+        return pads.dataset(files, schema=self._schema(), format=checked)
 
     def _schema(self) -> pa.Schema:
-        run = self._runs[0]
-        adapter = entry(run.spec.game).adapter
-        return _table(
-            run.spec,
-            np.zeros(0, adapter.row_dtype),
-            np.zeros(0, np.int64),
-            np.zeros(0, adapter.log_dtype) if run.spec.records else None,
-        ).schema
+        return self._runs[0].schema
+
+    def _columns(self, columns: Sequence[str] | None) -> list[str] | None:
+        """``columns`` checked: names of the runs' columns."""
+        if columns is None:
+            return None
+        names = self._schema().names
+        if isinstance(columns, str) or not isinstance(columns, (list, tuple)):
+            raise GenialError(f"columns: a list of column names, got {excerpt(columns)}")
+        for name in columns:
+            if name not in names:
+                raise GenialError(
+                    f"columns: {excerpt(name)} is not a column of this dataset ({excerpt(names)})"
+                )
+        return list(columns)
 
     def to_arrow(self, columns: Sequence[str] | None = None) -> pa.Table:
         """The stored games as one ``pyarrow.Table`` (one row per game; with several runs a
         first column ``run`` numbers them). ``columns`` picks columns."""
         pa, _ = _pyarrow()
+        columns = self._columns(columns)
         tables = []
         for i, run, part in self._parts():
             table = run.read(part, columns)
@@ -894,5 +1499,13 @@ def open_dataset(
         where = Path(os.fspath(item))
         if not where.is_dir():
             raise GenialError(f"{_where(where)} is not a directory")
-        runs.append(_Run.open(where))
+        run = _Run.open(where)
+        if run.marked_complete and len(run.parts) != run.n_parts:
+            present = set(run.parts)
+            missing = next(p for p in range(run.n_parts) if p not in present)
+            raise DatasetError(
+                f"{where}: the run is marked complete but {part_name(missing)} is missing "
+                "(simulate(..., resume=True) plays it again)"
+            )
+        runs.append(run)
     return Dataset(runs)

@@ -11,7 +11,8 @@ from __future__ import annotations
 
 import os
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Literal, overload
 
 import numpy as np
@@ -22,12 +23,12 @@ from ..seeds import as_seed_sequence
 from .backends import backend_for, checked_backend
 from .progress import progress_bar
 from .results import Playouts
-from .spec import BatchSpec, Chunk
+from .spec import BatchSpec, Chunk, Plan
 
 if TYPE_CHECKING:  # pragma: no cover
     from .dataset import Dataset
 
-__all__ = ["check_memory", "prepare", "run", "run_chunk", "run_many", "simulate"]
+__all__ = ["Work", "check_memory", "prepare", "run", "run_chunk", "run_many", "simulate"]
 
 MAX_GAMES = 2**40
 
@@ -65,6 +66,27 @@ Item = tuple[int, BatchSpec, int, int]
 """A chunk to play: (job, spec, chunk index, games)."""
 
 
+@dataclass(frozen=True)
+class Work:
+    """Chunks to play, lazily: ``(job, spec, plan)`` segments, whose items ``(job, spec, chunk
+    index, games)`` come one by one as the backend takes them; ``len`` counts the chunks and
+    ``games`` the games, without listing anything (a plan of 2**40 games is a few ints)."""
+
+    segments: tuple[tuple[int, BatchSpec, Plan], ...]
+
+    def __len__(self) -> int:
+        return sum(len(plan) for _, _, plan in self.segments)
+
+    def __iter__(self) -> Iterator[Item]:
+        for job, spec, plan in self.segments:
+            for chunk, size in plan:
+                yield job, spec, chunk, size
+
+    @property
+    def games(self) -> int:
+        return sum(plan.games_held for _, _, plan in self.segments)
+
+
 def _play(item: Item) -> tuple[int, Chunk]:
     """The function every backend maps (module-level, so a cluster worker imports it)."""
     job, spec, chunk, size = item
@@ -72,7 +94,7 @@ def _play(item: Item) -> tuple[int, Chunk]:
 
 
 def play_chunks(
-    items: Sequence[Item],
+    work: Work,
     on_chunk: Callable[[int, Chunk], None],
     *,
     workers: int | None,
@@ -80,14 +102,15 @@ def play_chunks(
     address: Any = None,
     progress: bool = False,
 ) -> float:
-    """Play ``items`` on a checked backend, calling ``on_chunk(job, chunk)`` for each chunk as
+    """Play ``work`` on a checked backend, calling ``on_chunk(job, chunk)`` for each chunk as
     it arrives (in any order on a cluster) and advancing the progress bar; the seconds taken.
-    An error or a ``KeyboardInterrupt`` (from a chunk, ``on_chunk`` or the bar) stops the
-    backend (queued chunks cancelled, a cluster started for the run closed) and propagates."""
-    total = sum(item[3] for item in items)
+    The backend takes the chunks as it goes (none is listed ahead). An error or a
+    ``KeyboardInterrupt`` (from a chunk, ``on_chunk`` or the bar) stops the backend (queued
+    chunks cancelled, a cluster started for the run closed) and propagates."""
+    total = work.games
     bar = progress_bar(total, progress)
     began = time.perf_counter()
-    results = backend_for(workers, len(items), backend, address).map(_play, items)
+    results = backend_for(workers, len(work), backend, address).map(_play, work)
     try:
         for job, done in results:
             on_chunk(job, done)
@@ -134,7 +157,7 @@ def run_many(
         np.zeros(n, dtype=a.log_dtype) if spec.records else None
         for a, (spec, n) in zip(adapters, jobs, strict=True)
     ]
-    items = [(j, spec, c, size) for j, (spec, n) in enumerate(jobs) for c, size in spec.chunks(n)]
+    work = Work(tuple((j, spec, spec.chunks(n)) for j, (spec, n) in enumerate(jobs)))
 
     def place(j: int, done: Chunk) -> None:
         lo = done.index * jobs[j][0].chunk_games
@@ -145,7 +168,7 @@ def run_many(
             job_logs[lo:hi] = done.logs
 
     seconds = play_chunks(
-        items, place, workers=n_workers, backend=backend, address=address, progress=progress
+        work, place, workers=n_workers, backend=backend, address=address, progress=progress
     )
     return [
         Playouts(spec, r, np.arange(n, dtype=np.int64), lg, seconds=seconds)
