@@ -317,11 +317,16 @@ CRAFTED: list[tuple[Callable[[dict[str, Any]], None], str]] = [
     (set_field(H, "seed", "pool_size", value=10**9), r"seed\.pool_size must be an int in 4\.\.64"),
     (set_field(H, "seed", "pool_size", value=2), r"seed\.pool_size must be an int in 4\.\.64"),
     (set_field(H, "seed", "pool_size", value=4.0), r"seed\.pool_size must be an int"),
-    (set_field(H, "seed", "entropy", value="9" * 400), r"seed\.entropy must be a decimal"),
+    (set_field(H, "seed", "entropy", value="9" * 3000), r"seed\.entropy must be a decimal"),
+    (set_field(H, "seed", "entropy", value="9" * 2467), r"seed\.entropy must be a seed of at"),
+    (
+        set_field(H, "seed", "entropy", value=[str(2**8000)] * 2),
+        r"seed\.entropy must be a seed of at most 8192 bits",
+    ),
     (set_field(H, "seed", "entropy", value="-1"), r"seed\.entropy must be a decimal"),
     (set_field(H, "seed", "entropy", value="1_000"), r"seed\.entropy must be a decimal"),
     (
-        set_field(H, "seed", "entropy", value=["1"] * 100),
+        set_field(H, "seed", "entropy", value=["1"] * 300),
         r"seed\.entropy must be a list of at most",
     ),
     (set_field(H, "seed", "entropy", value=5), r"seed\.entropy must be a decimal"),

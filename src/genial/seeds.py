@@ -36,7 +36,7 @@ from .errors import GenialError, excerpt
 __all__ = [
     "MAX_SEED_BITS",
     "POLICY_STREAM",
-    "as_seed_sequence", "child_seed", "copy_bit_generator", "stream"]
+    "as_seed_sequence", "child_seed", "copy_bit_generator", "seed_words", "stream"]
 
 POLICY_STREAM = 2**32
 """Spawn key of a game's policy stream (its chance stream is the root itself)."""
@@ -54,7 +54,7 @@ _MAX_WORDS = MAX_SEED_BITS // 32
 def as_seed_sequence(seed: Any) -> np.random.SeedSequence:
     """The ``SeedSequence`` a seed stands for (see the module docstring)."""
     if isinstance(seed, np.random.SeedSequence):
-        if _seed_words(seed.entropy) is None:
+        if seed_words(seed.entropy) is None:
             raise GenialError(
                 f"seed: a SeedSequence of entropy {excerpt(seed.entropy)}: a seed's entropy is "
                 f"ints >= 0 of at most {_MAX_WORDS} 32-bit words ({MAX_SEED_BITS} bits) in all"
@@ -67,7 +67,7 @@ def as_seed_sequence(seed: Any) -> np.random.SeedSequence:
         return np.random.SeedSequence([int(w) for w in drawn])
     if seed is None:
         return np.random.SeedSequence()
-    words = _seed_words(seed)
+    words = seed_words(seed)
     if words is None:
         raise GenialError(
             f"seed {excerpt(seed)}: pass None, an int in 0..2**{MAX_SEED_BITS}-1, a sequence of "
@@ -82,7 +82,7 @@ def _words(value: int) -> int:
     return max(1, -(-value.bit_length() // 32))
 
 
-def _seed_words(seed: Any) -> int | list[int] | None:
+def seed_words(seed: Any) -> int | list[int] | None:
     """The seed as an int, or a flat list of ints, ``>= 0`` and of at most ``_MAX_WORDS`` words
     in all; None if it is not one. Linear in the size of the seed, whatever it is."""
 

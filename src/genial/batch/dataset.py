@@ -60,7 +60,7 @@ from .._version import __version__
 from ..errors import GenialError, excerpt, is_int
 from ..policies import canonical, parse_policy
 from ..registry import entry
-from ..seeds import MAX_SEED_WORDS
+from ..seeds import MAX_SEED_BITS, seed_words
 from ..stats import wilson_interval
 from .results import Playouts, Summary
 from .run import MAX_GAMES, Work, check_memory, play_chunks
@@ -116,8 +116,8 @@ MAX_PART_CHUNKS = 1024
 MAX_POOL_SIZE = 64
 """``pool_size`` of a stored seed at most (numpy's default is 4; the cost of every derived
 seed grows with its square)."""
-MAX_ENTROPY_BITS = 1024
-"""Bits of each word of a stored seed's entropy at most (numpy's own seeds have 128)."""
+_WORD_DIGITS = len(str(2**MAX_SEED_BITS))
+"""Decimal digits of a stored entropy word at most (a seed holds ``MAX_SEED_BITS`` bits)."""
 MAX_SPAWN_KEY = 64
 """Length of a stored seed's spawn key at most (one per ``spawn`` generation)."""
 MAX_TEXT = 100_000
@@ -348,12 +348,10 @@ def _list_field(where: str, name: str, value: Any, limit: int) -> list[Any]:
 
 def _word(where: str, name: str, value: Any) -> int:
     """An entropy word stored as decimal text."""
-    if not isinstance(value, str) or not re.fullmatch(r"0|[1-9][0-9]{0,309}", value):
+    digits = rf"0|[1-9][0-9]{{0,{_WORD_DIGITS - 1}}}"
+    if not isinstance(value, str) or not re.fullmatch(digits, value):
         raise _field(where, name, value, "a decimal number as text")
-    word = int(value)
-    if word.bit_length() > MAX_ENTROPY_BITS:
-        raise _field(where, name, value, f"a number of at most {MAX_ENTROPY_BITS} bits")
-    return word
+    return int(value)
 
 
 def _format_version(header: Any, where: str) -> int:
@@ -440,10 +438,14 @@ def _check_header(header: Any, where: str) -> _Checked:
         raise _field(where, "seed", seed, "entropy, spawn_key and pool_size")
     entropy: int | list[int]
     if isinstance(seed["entropy"], list):
-        words = _list_field(where, "seed.entropy", seed["entropy"], MAX_SEED_WORDS)
+        words = _list_field(where, "seed.entropy", seed["entropy"], MAX_SEED_BITS // 32)
         entropy = [_word(where, "seed.entropy", w) for w in words]
     else:
         entropy = _word(where, "seed.entropy", seed["entropy"])
+    if seed_words(entropy) is None:  # the bound of every seed (genial.seeds)
+        raise _field(
+            where, "seed.entropy", seed["entropy"], f"a seed of at most {MAX_SEED_BITS} bits"
+        )
     spawn_key = _list_field(where, "seed.spawn_key", seed["spawn_key"], MAX_SPAWN_KEY)
     keys = tuple(_int_field(where, "seed.spawn_key", k, 0, 2**64 - 1) for k in spawn_key)
     pool_size = _int_field(where, "seed.pool_size", seed["pool_size"], 4, MAX_POOL_SIZE)
