@@ -43,6 +43,7 @@ import math
 import os
 import re
 import socket
+import stat
 import time
 import warnings
 from collections import deque
@@ -62,6 +63,7 @@ from ..policies import canonical, parse_policy
 from ..registry import entry
 from ..seeds import MAX_SEED_BITS, seed_words
 from ..stats import wilson_interval
+from .backends import connect, import_distributed
 from .results import Playouts, Summary
 from .run import MAX_GAMES, Work, check_memory, play_chunks
 from .spec import BatchSpec, Chunk, Plan
@@ -150,6 +152,57 @@ def _pyarrow() -> tuple[Any, Any]:
 def _where(path: Path) -> str:
     """A directory in a message (quoted, cut if absurdly long)."""
     return excerpt(str(path), 160)
+
+
+MAX_NAME_BYTES = 255
+"""Bytes of a path's component at most (the file systems' usual limit)."""
+MAX_PATH_BYTES = 4000
+"""Bytes of a dataset's directory path at most (the usual limit, 4,096, less room for the names
+of the files in it)."""
+
+
+def checked_path(value: Any, what: str) -> Path:
+    """A directory path the dataset layer accepts (``open_dataset``, ``out=``), checked once:
+    a ``str`` or ``os.PathLike`` naming a text path, without a null byte, encodable for the file
+    system, its names at most ``MAX_NAME_BYTES`` and the whole at most ``MAX_PATH_BYTES``;
+    anything else is a ``DatasetError`` naming ``what`` and the (excerpted) path."""
+    if not isinstance(value, (str, os.PathLike)):
+        raise DatasetError(f"{what}: a directory path, got {excerpt(value)}")
+    try:
+        text = os.fspath(value)
+    except TypeError as error:  # (__fspath__ returned neither str nor bytes)
+        raise DatasetError(f"{what}: {excerpt(value)} is not a path ({error})") from None
+    if not isinstance(text, str):
+        raise DatasetError(f"{what}: a path as text, got {excerpt(text)}")
+    if "\0" in text:
+        raise DatasetError(f"{what}: the path {excerpt(text)} holds a null byte")
+    try:
+        raw = os.fsencode(text)
+    except UnicodeError:
+        raise DatasetError(
+            f"{what}: the path {excerpt(text)} cannot be encoded for the file system"
+        ) from None
+    seps = b"/" + (os.sep.encode() if os.sep != "/" else b"")
+    names = re.split(b"[" + re.escape(seps) + b"]", raw)
+    if len(raw) > MAX_PATH_BYTES or any(len(name) > MAX_NAME_BYTES for name in names):
+        raise DatasetError(
+            f"{what}: the path {excerpt(text)} is too long ({len(raw):,} bytes; at most "
+            f"{MAX_PATH_BYTES:,}, each name at most {MAX_NAME_BYTES})"
+        )
+    return Path(text)
+
+
+def _regular(path: Path) -> None:
+    """Refuse ``path`` if it exists and is not a regular file (a directory, a FIFO, a device:
+    reading it would fail, or block; symlinks are followed, what they point to is checked)."""
+    try:
+        mode = os.stat(path).st_mode
+    except FileNotFoundError:
+        return
+    except OSError as error:
+        raise DatasetError(f"{path}: cannot be read ({error.strerror or error})") from None
+    if not stat.S_ISREG(mode):
+        raise DatasetError(f"{path}: not a regular file: move it away")
 
 
 def part_name(part: int) -> str:
@@ -505,12 +558,22 @@ def _load_json(data: bytes, where: str) -> Any:
 
 
 def _read_bounded(path: Path, limit: int, where: str) -> bytes:
-    """At most ``limit`` bytes of a file, refused if it holds more."""
+    """At most ``limit`` bytes of a regular file, refused if it holds more. The file opened is
+    the one checked (``fstat`` of the open descriptor: a file swapped in after a check is still
+    refused), and opening never blocks (a FIFO in place of a file is refused, not waited on)."""
     try:
-        with open(path, "rb") as file:
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_BINARY", 0))
+    except OSError as error:
+        raise DatasetError(f"{where}: cannot be read ({error.strerror or error})") from None
+    try:
+        if not stat.S_ISREG(os.fstat(fd).st_mode):
+            raise DatasetError(f"{where}: not a regular file: move it away")
+        with os.fdopen(fd, "rb", closefd=False) as file:
             data = file.read(limit + 1)
     except OSError as error:
         raise DatasetError(f"{where}: cannot be read ({error.strerror or error})") from None
+    finally:
+        os.close(fd)
     if len(data) > limit:
         raise DatasetError(f"{where}: more than {limit:,} bytes: not a file genial writes")
     return data
@@ -568,18 +631,24 @@ class _Listing:
 
     ours: tuple[str, ...]  # metadata, lock, parts and digests: what overwrite may remove
     parts: tuple[int, ...]
+    digests: tuple[int, ...]
     temps: tuple[tuple[str, int], ...]  # (name, pid of the writer)
     foreign: tuple[str, ...]
 
     @classmethod
     def of(cls, path: Path) -> _Listing:
         """The names in ``path``; a misnamed part or digest (a number not written the way
-        genial writes it, which would stand for another part's) is a ``DatasetError``."""
+        genial writes it, which would stand for another part's) is a ``DatasetError``, and so
+        is any of genial's names that is not a regular file (a directory, a FIFO)."""
         try:
             names = sorted(os.listdir(path))
         except OSError as error:
             raise DatasetError(f"{_where(path)}: cannot be listed ({error.strerror})") from None
-        ours, parts, temps, foreign = [], [], [], []
+        ours: list[str] = []
+        parts: list[int] = []
+        digests: list[int] = []
+        temps: list[tuple[str, int]] = []
+        foreign: list[str] = []
         for name in names:
             numbered = _PART.fullmatch(name) or _DIGEST.fullmatch(name)
             temp = _TEMP.fullmatch(name)
@@ -598,8 +667,7 @@ class _Listing:
                         f"{number:,}'s would be {right}): move it away"
                     )
                 ours.append(name)
-                if numbered.re is _PART:
-                    parts.append(number)
+                (parts if numbered.re is _PART else digests).append(number)
             elif name in (META, COMMON, LOCK):
                 ours.append(name)
             elif temp:
@@ -607,7 +675,21 @@ class _Listing:
                 temps.append((name, int(digits)))
             else:
                 foreign.append(name)
-        return cls(tuple(ours), tuple(parts), tuple(temps), tuple(foreign))
+        for name in ours:
+            _regular(path / name)
+        return cls(tuple(ours), tuple(parts), tuple(digests), tuple(temps), tuple(foreign))
+
+    def strays(self, path: Path, n_parts: int) -> None:
+        """Refuse parts and digests beyond a plan of ``n_parts`` parts (stray files of another
+        run?), naming the first: they are not the run's, so nothing may delete them."""
+        beyond = [(part_name(p), "part") for p in self.parts if p >= n_parts]
+        beyond += [(digest_name(d), "digest") for d in self.digests if d >= n_parts]
+        if beyond:
+            name, what = min(beyond)
+            raise DatasetError(
+                f"{path / name}: a {what} beyond the run's {n_parts:,} parts (a stray file of "
+                "another run?): move it away"
+            )
 
 
 def _alive(pid: int) -> bool:
@@ -721,12 +803,10 @@ class DatasetWriter:
         overwrite: bool = False,
         resume: bool = False,
     ) -> None:
-        if not isinstance(path, (str, os.PathLike)):
-            raise GenialError(f"out: a directory path, got {excerpt(path)}")
+        self.path = checked_path(path, "out")
         if overwrite and resume:
             raise GenialError("overwrite and resume exclude each other")
         _pyarrow()  # before anything is written
-        self.path = Path(os.fspath(path))
         self.spec = spec
         self.games = games
         self.adapter = entry(spec.game).adapter
@@ -761,14 +841,21 @@ class DatasetWriter:
         if self.path.exists() and not self.path.is_dir():
             raise GenialError(f"out: {where} is a file, not a directory")
         existed = self.path.is_dir()
+        if existed:
+            _regular(self.path / LOCK)  # (before it is opened)
         try:
             self.path.mkdir(parents=True, exist_ok=True)
             self._lock.acquire()
         except OSError as error:
             raise GenialError(f"out: cannot write to {where} ({error.strerror or error})") from None
         done: set[int] = set()
+        stale: list[int] = []
         try:
+            # every name this call may delete or write is checked first (a regular file, or
+            # absent; no stray): a refused call changes nothing
             listing = _Listing.of(self.path)
+            for name, _ in listing.temps:
+                _regular(self.path / name)
             if listing.foreign:
                 raise GenialError(
                     f"out: {where} holds other files ({excerpt(listing.foreign[0])}"
@@ -776,12 +863,23 @@ class DatasetWriter:
                 )
             data = [n for n in listing.ours if n != LOCK]
             if data and resume:
-                done = self._sound_parts(listing)
+                done, stale = self._sound_parts(listing)
             elif data and not overwrite:
                 raise GenialError(
                     f"out: {where} already holds a dataset: pass overwrite=True to replace it "
                     "(or resume=True to finish an interrupted run)"
                 )
+            elif data:
+                try:
+                    _, old = _read_meta(self.path)
+                except DatasetError:
+                    pass  # (no plan to be beyond: every part and digest is the dataset's)
+                else:
+                    listing.strays(self.path, old.plan.parts(old.part_chunks))
+            # -- from here on, the directory changes
+            for part in stale:
+                for name in (part_name(part), digest_name(part)):
+                    (self.path / name).unlink(missing_ok=True)
             for name, pid in listing.temps:  # a failed writer's (never a live one's)
                 if pid == os.getpid() or not _alive(pid):
                     (self.path / name).unlink(missing_ok=True)
@@ -798,10 +896,10 @@ class DatasetWriter:
             raise GenialError(f"out: cannot write to {where} ({error.strerror or error})") from None
         return done
 
-    def _sound_parts(self, listing: _Listing) -> set[int]:
+    def _sound_parts(self, listing: _Listing) -> tuple[set[int], list[int]]:
         """The finished parts of the run being resumed that pass every check (digest, Parquet
-        footer, metadata, rows, game numbers); the others are removed, to be played again, and
-        said (``DatasetRepairWarning``). Another run is refused."""
+        footer, metadata, rows, game numbers), and the others, to be removed and played again
+        (said: ``DatasetRepairWarning``). Another run is refused."""
         where = _where(self.path)
         run = _Run.open(self.path, listing)
         old = run.header
@@ -818,15 +916,14 @@ class DatasetWriter:
                     f"{excerpt(old.get(key))}, here {excerpt(value)}"
                 )
         self.seconds = run.seconds or 0.0
-        sound, problems = set(), []
+        sound, stale, problems = set(), [], []
         for part in run.parts:
             problem = run.problem(part)
             if problem is None:
                 sound.add(part)
             else:
+                stale.append(part)
                 problems.append(problem)
-                for name in (part_name(part), digest_name(part)):
-                    (self.path / name).unlink(missing_ok=True)
         if run.marked_complete:
             problems.extend(
                 f"{part_name(p)}: missing from a run marked complete"
@@ -842,7 +939,7 @@ class DatasetWriter:
                 DatasetRepairWarning,
                 stacklevel=6,  # (simulate's caller)
             )
-        return sound
+        return sound, stale
 
     def _write_meta(self, *, complete: bool) -> None:
         meta: dict[str, Any] = {
@@ -950,10 +1047,18 @@ def write(
     progress: bool = False,
 ) -> Dataset:
     """Play ``games`` games of ``spec`` into the dataset ``out`` (``simulate(..., out=...)``,
-    whose checked arguments these are); an interruption keeps the finished parts."""
-    writer = DatasetWriter(out, spec, games, overwrite=overwrite, resume=resume)
-    began = time.perf_counter()
-    try:
+    whose checked arguments these are); an interruption keeps the finished parts. A Dask
+    scheduler at ``address`` is connected to first, before the directory is touched (a failed
+    connection leaves nothing behind), and the client made here is closed after."""
+    checked_path(out, "out")
+    with contextlib.ExitStack() as stack:
+        if backend == "dask" and address is not None and not _is_client(address):
+            client = connect(address)
+            stack.callback(client.close)
+            address = client
+        writer = DatasetWriter(out, spec, games, overwrite=overwrite, resume=resume)
+        stack.callback(writer.close)
+        began = time.perf_counter()
         play_chunks(
             Work(((0, spec, writer.todo),)),
             lambda _, done: writer.add(done),
@@ -963,8 +1068,11 @@ def write(
             progress=progress,
         )
         return writer.finish(time.perf_counter() - began)
-    finally:
-        writer.close()
+
+
+def _is_client(address: Any) -> bool:
+    """Whether ``address`` is a ``distributed.Client`` already (used as it is, left open)."""
+    return isinstance(address, import_distributed().Client)
 
 
 # -- reading ---------------------------------------------------------------------------------------
@@ -997,13 +1105,7 @@ class _Run:
         when asked."""
         meta, checked = _read_meta(path)
         listing = _Listing.of(path) if listing is None else listing
-        n_parts = checked.plan.parts(checked.part_chunks)
-        for part in listing.parts:
-            if part >= n_parts:
-                raise DatasetError(
-                    f"{path / part_name(part)}: a part beyond the run's {n_parts:,} parts (a "
-                    "stray file of another run?)"
-                )
+        listing.strays(path, checked.plan.parts(checked.part_chunks))
         seconds = meta.get("seconds")
         return cls(
             path,
@@ -1262,8 +1364,10 @@ class Dataset:
     @property
     def dataset(self) -> pads.Dataset:
         """A ``pyarrow.dataset.Dataset`` of the part files (filters and projections stay on
-        disk; ``dataset.runs`` tells runs apart). Its scans check the pages' checksums (a
-        damaged page raises), not the parts' digests and metadata: ``verify()`` does."""
+        disk; ``dataset.runs`` tells runs apart), made after every part is checked as reading
+        checks it (``verify()``: a damaged part is a ``DatasetError`` naming it). Scans of the
+        returned object are pyarrow's: they check the pages' checksums, and a file damaged after
+        it was made raises pyarrow's own errors, not a ``DatasetError``."""
         _pyarrow()
         import pyarrow.dataset as pads
 
@@ -1272,6 +1376,7 @@ class Dataset:
                 page_checksum_verification=True
             )
         )
+        self.verify()
         files = [str(f) for f in self.files]
         return pads.dataset(files, schema=self._schema(), format=checked)
 
@@ -1496,9 +1601,7 @@ def open_dataset(
         raise GenialError(f"open_dataset: a directory or a list of them, got {excerpt(path)}")
     runs = []
     for item in paths:
-        if not isinstance(item, (str, os.PathLike)):
-            raise GenialError(f"open_dataset: a directory path, got {excerpt(item)}")
-        where = Path(os.fspath(item))
+        where = checked_path(item, "open_dataset")
         if not where.is_dir():
             raise GenialError(f"{_where(where)} is not a directory")
         run = _Run.open(where)
