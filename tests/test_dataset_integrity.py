@@ -27,7 +27,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from genial import GenialError, simulate
-from genial.batch import CHUNK, open_dataset, prepare
+from genial.batch import CHUNK, DatasetError, open_dataset, prepare
 
 pa = pytest.importorskip("pyarrow")
 RUN = importlib.import_module("genial.batch.run")  # (genial.batch.run is also a function)
@@ -666,6 +666,164 @@ def test_a_live_writers_temporary_files_are_never_removed(tmp_path: Path, refere
     assert live.exists() and not dead.exists()
     live.unlink()
     assert_identical(path, reference)
+
+
+# -- what is not a file, strays, hostile paths -----------------------------------------------------
+
+
+def listing(path: Path) -> dict[str, Any]:
+    """Every name in ``path`` with its content (regular files) or its kind (anything else)."""
+    out: dict[str, Any] = {}
+    for entry in sorted(path.iterdir()):
+        if entry.is_symlink() or not entry.is_file():
+            out[entry.name] = ("dir" if entry.is_dir() else "other", entry.lstat().st_ino)
+        else:
+            out[entry.name] = entry.read_bytes()
+    return out
+
+
+S2 = "_part-00000002.sha256"
+
+
+def _as_directory(path: Path, name: str) -> None:
+    (path / name).unlink(missing_ok=True)
+    (path / name).mkdir()
+
+
+def _as_fifo(path: Path, name: str) -> None:
+    (path / name).unlink(missing_ok=True)
+    os.mkfifo(path / name)
+
+
+@pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="FIFOs are POSIX")
+@pytest.mark.parametrize(
+    ("name", "make"),
+    [
+        pytest.param(P2, _as_directory, id="part-directory"),
+        pytest.param(S2, _as_directory, id="digest-directory"),
+        pytest.param(META, _as_directory, id="metadata-directory"),
+        pytest.param(LOCK, _as_directory, id="lock-directory"),
+        pytest.param(P2, _as_fifo, id="part-fifo"),
+        pytest.param(S2, _as_fifo, id="digest-fifo"),
+        pytest.param(META, _as_fifo, id="metadata-fifo"),
+    ],
+)
+def test_what_is_not_a_regular_file_is_refused_and_nothing_changes(
+    tmp_path: Path, reference: Path, name: str, make: Callable[[Path, str], None]
+) -> None:
+    """A directory or a FIFO named like one of the dataset's files is a ``DatasetError`` naming
+    it, on opening, reading, resuming and overwriting, before anything is deleted or written
+    (never a hang on the FIFO, never "cannot write" after deleting parts)."""
+    path = tmp_path / "odd"
+    shutil.copytree(reference, path)
+    make(path, name)
+    before = listing(path)
+    message = rf"{name}: not a regular file"
+    for call in (
+        lambda: open_dataset(path).to_arrow(),
+        lambda: write(path, resume=True),
+        lambda: write(path, overwrite=True),
+    ):
+        with pytest.raises(DatasetError, match=message):
+            call()
+        assert listing(path) == before
+
+
+@pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="FIFOs are POSIX")
+def test_a_file_read_back_is_checked_on_its_open_descriptor(tmp_path: Path) -> None:
+    """Reading opens without blocking and checks what it opened (``fstat``): a FIFO or a
+    directory swapped in after the directory was listed is refused, not waited on."""
+    os.mkfifo(tmp_path / "fifo")
+    (tmp_path / "dir").mkdir()
+    for name in ("fifo", "dir"):
+        with pytest.raises(DatasetError, match="not a regular file"):
+            DATASET._read_bounded(tmp_path / name, 100, name)
+
+
+@pytest.mark.parametrize(
+    ("stray", "source"),
+    [
+        pytest.param("part-00000009.parquet", P1, id="part"),
+        pytest.param("_part-00000009.sha256", S1, id="digest"),
+        pytest.param("_part-00000003.sha256", S1, id="digest-next"),
+    ],
+)
+def test_strays_beyond_the_plan_are_named_and_never_deleted(
+    tmp_path: Path, reference: Path, stray: str, source: str
+) -> None:
+    """A part or a digest beyond the plan (here: of 3 parts) is named by a ``DatasetError`` on
+    opening, resuming and overwriting, and nothing is deleted (not even with overwrite)."""
+    path = tmp_path / "stray"
+    shutil.copytree(reference, path)
+    shutil.copy(path / source, path / stray)
+    before = snapshot(path)
+    message = rf"{stray}: a (part|digest) beyond the run's 3 parts"
+    for call in (
+        lambda: open_dataset(path),
+        lambda: write(path, resume=True),
+        lambda: write(path, overwrite=True),
+        lambda: write(path, games=CHUNK, overwrite=True),  # (another plan: still the same)
+    ):
+        with pytest.raises(DatasetError, match=message):
+            call()
+        assert snapshot(path) == before
+
+
+def test_the_pyarrow_dataset_is_made_of_verified_parts(tmp_path: Path, reference: Path) -> None:
+    """``ds.dataset`` checks every part first: a damaged part is a ``DatasetError`` naming it,
+    never pyarrow's error from a later scan."""
+    path = tmp_path / "flipped"
+    shutil.copytree(reference, path)
+    data = bytearray((path / P1).read_bytes())
+    data[len(data) // 2] ^= 0x10
+    (path / P1).write_bytes(bytes(data))
+    with pytest.raises(DatasetError, match=rf"{P1}: its content does not match its digest"):
+        open_dataset(path).dataset  # noqa: B018 (the property checks)
+    assert open_dataset(reference).dataset.count_rows() == N
+
+
+class _BadPath:
+    def __fspath__(self) -> Any:
+        return 5
+
+
+@pytest.mark.parametrize(
+    ("make", "message"),
+    [
+        pytest.param(lambda tmp: "x" * 5000, "too long", id="long"),
+        pytest.param(lambda tmp: f"{tmp}/{'x' * 300}", "too long", id="long-name"),
+        pytest.param(lambda tmp: f"{tmp}/a\0b", "null byte", id="null"),
+        pytest.param(lambda tmp: f"{tmp}/\ud800", "cannot be encoded", id="surrogate"),
+        pytest.param(lambda tmp: _BadPath(), "is not a path", id="fspath-int"),
+        pytest.param(lambda tmp: b"runs", "a directory", id="bytes"),
+    ],
+)
+def test_a_hostile_path_is_a_dataset_error(
+    tmp_path: Path, make: Callable[[Path], Any], message: str
+) -> None:
+    """Paths the file system cannot take are refused by ``open_dataset`` and ``out=`` alike (one
+    check), as a ``DatasetError`` saying what is wrong, and nothing is written."""
+    path = make(tmp_path)
+    for call in (lambda: open_dataset(path), lambda: write(path)):
+        with pytest.raises(DatasetError, match=message):
+            call()
+    assert list(tmp_path.iterdir()) == []
+
+
+@pytest.mark.parametrize("existing", [False, True], ids=["new", "overwritten"])
+def test_a_failed_dask_connection_touches_no_directory(
+    tmp_path: Path, reference: Path, existing: bool
+) -> None:
+    """``out=`` with a Dask scheduler that cannot be reached: the connection is refused before
+    the directory is touched (none made, an existing one unchanged)."""
+    pytest.importorskip("distributed")
+    path = tmp_path / "new"
+    if existing:
+        shutil.copytree(reference, path)
+    before = snapshot(path) if existing else None
+    with pytest.raises(GenialError, match="garbage"):
+        write(path, backend="dask", address="garbage://x", overwrite=existing)
+    assert (snapshot(path) if existing else path.exists()) == (before if existing else False)
 
 
 # -- what older versions wrote ---------------------------------------------------------------------

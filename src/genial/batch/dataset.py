@@ -1598,7 +1598,7 @@ def open_dataset(
     """
     paths = [path] if isinstance(path, (str, os.PathLike)) else path
     if not isinstance(paths, (list, tuple)) or not paths:
-        raise GenialError(f"open_dataset: a directory or a list of them, got {excerpt(path)}")
+        raise DatasetError(f"open_dataset: a directory or a list of them, got {excerpt(path)}")
     runs = []
     for item in paths:
         where = checked_path(item, "open_dataset")
