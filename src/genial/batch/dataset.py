@@ -636,10 +636,12 @@ class _Listing:
     foreign: tuple[str, ...]
 
     @classmethod
-    def of(cls, path: Path) -> _Listing:
+    def of(cls, path: Path, *, writing: bool = False) -> _Listing:
         """The names in ``path``; a misnamed part or digest (a number not written the way
-        genial writes it, which would stand for another part's) is a ``DatasetError``, and so
-        is any of genial's names that is not a regular file (a directory, a FIFO)."""
+        genial writes it, which would stand for another part's) is a ``DatasetError``. For a
+        writer (``writing``), so is any of genial's names, or a temporary file, that is not a
+        regular file (a directory, a FIFO): checked before anything is deleted or written
+        (readers check each file as they open it)."""
         try:
             names = sorted(os.listdir(path))
         except OSError as error:
@@ -675,8 +677,9 @@ class _Listing:
                 temps.append((name, int(digits)))
             else:
                 foreign.append(name)
-        for name in ours:
-            _regular(path / name)
+        if writing:
+            for name in (*ours, *(name for name, _ in temps)):
+                _regular(path / name)
         return cls(tuple(ours), tuple(parts), tuple(digests), tuple(temps), tuple(foreign))
 
     def strays(self, path: Path, n_parts: int) -> None:
@@ -853,9 +856,7 @@ class DatasetWriter:
         try:
             # every name this call may delete or write is checked first (a regular file, or
             # absent; no stray): a refused call changes nothing
-            listing = _Listing.of(self.path)
-            for name, _ in listing.temps:
-                _regular(self.path / name)
+            listing = _Listing.of(self.path, writing=True)
             if listing.foreign:
                 raise GenialError(
                     f"out: {where} holds other files ({excerpt(listing.foreign[0])}"
@@ -1329,8 +1330,8 @@ class Dataset:
         """Check every part of every run as reading it does (its digest, its Parquet pages'
         checksums, its metadata, rows and game numbers) without keeping it: a
         ``DatasetError`` names the first part that fails (``simulate(..., resume=True)`` plays
-        such parts again). Reading checks each part anyway; ``verify`` checks them all before
-        ``dataset`` (whose scans check only the pages' checksums) or a copy."""
+        such parts again). Reading checks each part anyway, and ``dataset`` calls ``verify``;
+        call it before a copy, or after one."""
         for _, run, part in self._parts():
             run.read(part, ["game"])
 
