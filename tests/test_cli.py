@@ -998,8 +998,9 @@ def test_backend_options(capsys: pytest.CaptureFixture[str]) -> None:
     ("command", "address", "message"),
     [
         (["simulate", "--games", "100"], "garbage://x", "'garbage://x': Dask cannot connect there"),
-        (["simulate", "--games", "100"], "tcp://127.0.0.1:1", "no Dask scheduler answers"),
-        (["openings", "--games-per-opening", "2"], "tcp://127.0.0.1:1", "after 2 s"),
+        (["simulate", "--games", "100"], "tcp://127.0.0.1:1", "nothing listens at"),
+        (["openings", "--games-per-opening", "2"], "tcp://127.0.0.1:1", "nothing listens at"),
+        (["simulate", "--games", "100"], "tcp://127.0.0.1:99999", "port must be 1..65535"),
         (["cards", "simulate"], "garbage://x", "unknown address scheme 'garbage'"),
     ],
 )

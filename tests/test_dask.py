@@ -9,7 +9,9 @@ import multiprocessing
 import os
 import re
 import signal
+import socket
 import sys
+import time
 from collections.abc import Callable, Iterator
 from typing import Any
 
@@ -18,6 +20,7 @@ import pytest
 
 from genial import GenialError, Playouts, simulate
 from genial.batch import CHUNK, open_dataset
+from genial.errors import excerpt
 
 distributed = pytest.importorskip("distributed")
 pd = pytest.importorskip("pandas")
@@ -245,14 +248,79 @@ def test_wrong_backend_arguments(kwargs: dict[str, Any], message: str) -> None:
         simulate(10, 2, seed=1, **kwargs)
 
 
-def test_no_scheduler_at_the_address() -> None:
-    import dask
+def no_client(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Fail the test if a distributed.Client is made (the probe should have answered)."""
 
-    with (
-        dask.config.set({"distributed.comm.timeouts.connect": "1s"}),
-        pytest.raises(GenialError, match="no Dask scheduler answers"),
+    def called(self: Any, *args: Any, **kwargs: Any) -> None:
+        pytest.fail("distributed.Client was made for an address the probe refuses")
+
+    monkeypatch.setattr(distributed.Client, "__init__", called)
+
+
+def a_refused_address() -> str:
+    """A tcp:// address of a port nothing listens at (bound, never listening: refused)."""
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return f"tcp://127.0.0.1:{s.getsockname()[1]}"
+
+
+def test_no_scheduler_at_the_address(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A refused address fails at the socket probe, before any distributed.Client (which retried
+    until its timeout: 30 s at the API, 10 s on the command line), from simulate, analyse and
+    connect alike, plain host:port too."""
+    from genial.openings import analyse
+
+    no_client(monkeypatch)
+    address = a_refused_address()
+    plain = address.removeprefix("tcp://")
+    for call, where in (
+        (lambda: simulate(10, 2, seed=1, backend="dask", address=address), address),
+        (lambda: analyse(2, games_per_opening=1, seed=1, backend="dask", address=address), address),
+        (lambda: BACKENDS.connect(address), address),
+        (lambda: BACKENDS.connect(plain, 5), plain),
+        (lambda: list(BACKENDS.Dask(address).map(str, [1])), address),
     ):
-        simulate(10, 2, seed=1, backend="dask", address="tcp://127.0.0.1:9")
+        started = time.monotonic()
+        with pytest.raises(GenialError, match=rf"nothing listens at '{re.escape(where)}' \("):
+            call()
+        assert time.monotonic() - started < BACKENDS.CONNECT_TIMEOUT  # (a generous guard)
+
+
+@pytest.mark.parametrize(
+    "address",
+    ["tcp://127.0.0.1:99999", "tcp://127.0.0.1:0", "127.0.0.1:65536", "tcp://[::1]:70000",
+     "tcp://127.0.0.1:" + "9" * 10**6, "tcp://127.0.0.1:" + "0" * 10**5],
+)
+def test_a_port_outside_1_to_65535_is_refused(
+    address: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A port outside 1..65535 is a GenialError naming the address, before any connection."""
+    no_client(monkeypatch)
+    monkeypatch.setattr(BACKENDS, "_probe", lambda *a: pytest.fail("probed"), raising=False)
+    with pytest.raises(GenialError, match=r"the port must be 1\.\.65535") as caught:
+        BACKENDS.connect(address, 5)
+    assert excerpt(address) in str(caught.value)
+    with pytest.raises(GenialError, match=r"the port must be 1\.\.65535"):
+        simulate(10, 2, seed=1, backend="dask", address=address)
+
+
+def test_the_api_and_the_command_line_share_one_connect_timeout() -> None:
+    """connect(address), simulate(..., address=) and the command line wait the same 10 s by
+    default: genial.batch.backends.CONNECT_TIMEOUT, which cluster.md states."""
+    import inspect
+    from pathlib import Path
+
+    from genial import cli
+
+    assert cli.CONNECT_TIMEOUT is BACKENDS.CONNECT_TIMEOUT == 10
+    assert f"(default: {BACKENDS.CONNECT_TIMEOUT:g})" in cli.build_parser().format_help() or any(
+        f"(default: {BACKENDS.CONNECT_TIMEOUT:g})" in " ".join(sub.format_help().split())
+        for sub in cli.build_parser()._subparsers._group_actions[0].choices.values()  # type: ignore[union-attr]
+    )
+    assert inspect.signature(BACKENDS.connect).parameters["timeout"].default is None
+    assert inspect.signature(BACKENDS.Dask).parameters["connect_timeout"].default is None
+    docs = " ".join((Path(__file__).parents[1] / "docs" / "cluster.md").read_text().split())
+    assert "both wait 10 seconds for the scheduler" in docs and "30 s" not in docs
 
 
 BAD_ADDRESSES = [
@@ -288,7 +356,9 @@ def test_a_failed_connection_closes_its_client(
 ) -> None:
     """The client of a failed connection is closed before the error propagates: left open (the
     unknown scheme left it "connecting"), it closed at exit on a stopped event loop, a
-    minute's hang and an "Exception ignored" traceback."""
+    minute's hang and an "Exception ignored" traceback. (The probe is passed here, so that the
+    client meets the dead port.)"""
+    monkeypatch.setattr(BACKENDS, "_probe", lambda *a: None)
     made: list[Any] = []
     init = distributed.Client.__init__
 
@@ -304,18 +374,49 @@ def test_a_failed_connection_closes_its_client(
 
 def test_the_connect_timeout_is_the_clients(monkeypatch: pytest.MonkeyPatch) -> None:
     """Dask(connect_timeout=s) and connect(address, s) wait s seconds for the scheduler (the
-    client's own timeout; without one, Dask's configured connect timeout)."""
-    with pytest.raises(GenialError, match=r"no Dask scheduler answers .* after 0\.5 s"):
-        list(BACKENDS.Dask("tcp://127.0.0.1:1", connect_timeout=0.5).map(str, [1]))
-    with pytest.raises(GenialError, match=r"'tcp://127\.0\.0\.1:1' .* after 0\.5 s"):
-        BACKENDS.connect("tcp://127.0.0.1:1", 0.5)
-    import dask
+    client's own timeout, after the probe; without one, CONNECT_TIMEOUT). The probe is passed
+    here, so that the client meets the refused port and times out."""
+    waited: list[float] = []
+    init = distributed.Client.__init__
 
-    with (
-        dask.config.set({"distributed.comm.timeouts.connect": "0.7s"}),
-        pytest.raises(GenialError, match=r"after 0\.7 s"),
+    def spy(self: Any, *args: Any, **kwargs: Any) -> None:
+        waited.append(kwargs["timeout"])
+        init(self, *args, **kwargs)
+
+    monkeypatch.setattr(BACKENDS, "_probe", lambda *a: None)
+    monkeypatch.setattr(distributed.Client, "__init__", spy)
+    address = a_refused_address()
+    with pytest.raises(GenialError, match=r"no Dask scheduler answers .* after 0\.5 s"):
+        list(BACKENDS.Dask(address, connect_timeout=0.5).map(str, [1]))
+    with pytest.raises(GenialError, match=rf"'{address}' .* after 0\.5 s"):
+        BACKENDS.connect(address, 0.5)
+    assert waited == [0.5, 0.5]
+
+    def refused(self: Any, *args: Any, **kwargs: Any) -> None:
+        waited.append(kwargs["timeout"])
+        raise OSError("refused")
+
+    monkeypatch.setattr(distributed.Client, "__init__", refused)
+    with pytest.raises(GenialError, match="no Dask scheduler answers"):
+        BACKENDS.connect(address)
+    with pytest.raises(GenialError, match="no Dask scheduler answers"):
+        list(BACKENDS.Dask(address).map(str, [1]))
+    assert waited[2:] == [BACKENDS.CONNECT_TIMEOUT] * 2
+
+
+def test_a_probe_that_times_out_names_the_address(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A host that never answers the probe (a dropped SYN) is a GenialError after the timeout,
+    without a client."""
+    no_client(monkeypatch)
+
+    def silent(*args: Any, **kwargs: Any) -> Any:
+        raise TimeoutError("timed out")
+
+    monkeypatch.setattr(BACKENDS.socket, "create_connection", silent)
+    with pytest.raises(
+        GenialError, match=r"no Dask scheduler answers at 'tcp://10\.255\.255\.1:8786' .* 0\.5 s"
     ):
-        BACKENDS.connect("tcp://127.0.0.1:1")
+        BACKENDS.connect("tcp://10.255.255.1:8786", 0.5)
 
 
 @pytest.mark.parametrize("timeout", [0, -1.0, float("nan"), float("inf"), True, "2", 10**6])

@@ -14,7 +14,7 @@ import pytest
 import genial
 from genial import Game, GenialError, simulate
 from genial.openings import analyse
-from genial.seeds import MAX_SEED_BITS, as_seed_sequence
+from genial.seeds import MAX_SEED_BITS, as_seed_sequence, seed_words
 
 README = Path(__file__).resolve().parents[1] / "README.md"
 
@@ -309,6 +309,58 @@ def test_big_seeds_seed_as_their_seed_sequences(seed: Any) -> None:
     assert np.array_equal(words, np.random.SeedSequence(seed).generate_state(4))
 
 
+def _deep(depth: int) -> list[Any]:
+    """[[[...[1]...]]], ``depth`` lists deep (made without recursion)."""
+    seed: list[Any] = [1]
+    for _ in range(depth):
+        seed = [seed]
+    return seed
+
+
+NESTED_SEEDS = [
+    pytest.param(np.array([[1, 2], [3, 4]]), id="2-d array"),
+    pytest.param(np.arange(24, dtype=np.uint16).reshape(2, 3, 4), id="3-d uint16 array"),
+    pytest.param(range(3), id="range(3)"),
+    pytest.param(range(5, 900, 7), id="range(5, 900, 7)"),
+    pytest.param([[1]], id="[[1]]"),
+    pytest.param([[1, 2], [3], [], (4, [5, [6]])], id="ragged nesting"),
+    pytest.param([[2**40], [3]], id="[[2**40], [3]]"),
+    pytest.param(np.array([2**100], dtype=object), id="object array of 2**100"),
+    pytest.param(np.array([[2**100, 1], [2, 3]], dtype=object), id="2-d object array"),
+    pytest.param([np.array([1, 2], dtype=np.uint32), np.uint64(2**63), np.int8(3)], id="mixed"),
+    pytest.param(_deep(200), id="200 lists deep"),
+    pytest.param([[2**32 - 1] * 128, [2**32 - 1] * 128], id="nested 256 words"),
+]
+
+
+@pytest.mark.parametrize("seed", NESTED_SEEDS)
+def test_nested_seeds_seed_as_numpy_seeds_them(seed: Any) -> None:
+    """What numpy's SeedSequence takes besides flat ints (ints nested in lists, tuples, ranges,
+    integer arrays of any shape, object arrays of big ints) is a seed, the same one: the same
+    entropy words (numpy flattens the nesting), the same children, the same games."""
+    numpy_seed = np.random.SeedSequence(seed)
+    ours = as_seed_sequence(seed)
+    assert np.array_equal(ours.generate_state(8), numpy_seed.generate_state(8))
+    assert np.array_equal(
+        ours.spawn(1)[0].generate_state(4), numpy_seed.spawn(1)[0].generate_state(4)
+    )
+    assert Game(2, seed=seed) == Game(2, seed=numpy_seed)
+    assert Game(2, seed=numpy_seed) == Game(2, seed=ours)
+    assert _same_runs(simulate(50, seed=seed), simulate(50, seed=numpy_seed))
+    assert isinstance(ours.entropy, list) and all(type(w) is int for w in ours.entropy)
+    assert seed_words(ours.entropy) == ours.entropy  # flat ints, as a dataset stores them
+
+
+def test_a_bool_seed_is_refused_and_says_why() -> None:
+    """numpy takes seed=True (as 1); genial refuses it, saying a bool is not a seed."""
+    assert np.random.SeedSequence(True).entropy is True  # (numpy's side)
+    for seed in (True, False, np.True_):
+        with pytest.raises(GenialError, match="a bool is not a seed"):
+            Game(2, seed=seed)
+        with pytest.raises(GenialError, match="a bool is not a seed"):
+            as_seed_sequence(seed)
+
+
 def test_big_seeds_differ_from_their_low_words() -> None:
     assert Game(2, seed=2**200 + 1) != Game(2, seed=1)
     assert Game(2, seed=2**200 + 1) != Game(2, seed=2**200)
@@ -322,7 +374,19 @@ TOO_BIG = [
     pytest.param([2**MAX_SEED_BITS - 1, 1], id="[2**8192-1, 1]"),
     pytest.param([1] * 10**6, id="10**6 x 1"),
     pytest.param(np.zeros(257, dtype=np.uint8), id="uint8 array of 257"),
+    pytest.param([[1] * 200, [1] * 57], id="nested 257 x 1"),
+    pytest.param(np.zeros((16, 17), dtype=np.int64), id="16 x 17 array"),
+    pytest.param(range(257), id="range(257)"),
+    pytest.param(range(10**18), id="range(10**18)"),
+    pytest.param([[]] * 10**6, id="10**6 empty lists"),
+    pytest.param([[[]] * 1000] * 1000, id="1000 x 1000 empty lists"),
+    pytest.param(np.zeros((10**6, 0), dtype=np.int64), id="10**6 x 0 array"),
+    pytest.param(np.zeros((10**6, 0, 5), dtype=np.int64), id="10**6 x 0 x 5 array"),
+    pytest.param([np.array([2**MAX_SEED_BITS], dtype=object)], id="object array of 2**8192"),
 ]
+
+
+TOO_BIG.append(pytest.param(_deep(10**5), id="10**5 lists deep"))
 
 
 @pytest.mark.parametrize("seed", TOO_BIG)
@@ -354,6 +418,8 @@ def test_the_readme_states_the_bound_the_code_applies() -> None:
         Game(seed=2**MAX_SEED_BITS)
     assert f"0..2**{MAX_SEED_BITS}-1" in str(refused.value)
     assert f"{MAX_SEED_BITS // 32} 32-bit words" in str(refused.value)
+    assert "nested too" in readme and "but a bool (`seed=True` is refused" in readme
+    assert "(no bools)" in str(refused.value)
 
 
 @pytest.mark.parametrize("seed", [2**200 + 9, [2**300, 2**64, 0]], ids=["int", "ints"])
@@ -375,7 +441,12 @@ def test_a_dataset_keeps_a_big_seed(seed: Any, tmp_path: Path) -> None:
 
 # -- bad seeds -------------------------------------------------------------------------------------
 
-BAD_SEEDS = [-1, "x", 1.5, True, False, np.True_, [1, -2], [1.5], {"a": 1}, [[1]], 2**8192]
+BAD_SEEDS = [
+    -1, "x", 1.5, True, False, np.True_, [1, -2], [1.5], {"a": 1}, 2**8192,
+    [True], [[1, False]], np.array([True, False]), ["12"], [[1], "2"], np.array(7), [np.array(7)],
+    np.array([[1, 2]], dtype=np.uint32), [np.array([[1, 2]], dtype=np.uint32)], np.array([1.5]),
+    [[1], [-1]], range(-1, 2), range(10**30), [[1], {1}], np.array(["1"]),
+]
 
 
 @pytest.mark.parametrize("seed", BAD_SEEDS, ids=repr)

@@ -35,6 +35,7 @@ from dataclasses import dataclass, field
 from typing import Any, NoReturn
 
 from ._version import __version__
+from .batch.backends import CONNECT_TIMEOUT
 from .cards.rules import CardRules
 from .errors import GenialError, excerpt
 from .policies import parse_policy
@@ -54,8 +55,6 @@ EXIT_INTERRUPTED = 130
 MAX_GAMES = 10**12
 """The largest ``--games`` and ``--games-per-opening``."""
 
-CONNECT_TIMEOUT = 10.0
-"""Seconds the commands wait for a Dask scheduler at ``--address`` (``--connect-timeout``)."""
 
 MESSAGE_LIMIT = 300
 """Error lines are cut to about this many characters."""

@@ -1,13 +1,15 @@
 """Seeds and random streams: one place for how a seed becomes numpy bit generators.
 
 Every entry point that takes a ``seed`` accepts what ``numpy.random.default_rng`` accepts: ``None``
-(fresh entropy), an int ``>= 0`` or a sequence of them (a list, a tuple or a 1-d integer array),
-a ``SeedSequence``, a ``BitGenerator`` or a ``Generator``; an int or ints seed exactly as
+(fresh entropy), an int ``>= 0`` or a sequence of them (a list, a tuple, a range or an integer
+array, nested too: ``[[1, 2], [3]]`` is ``[1, 2, 3]``, as numpy flattens it), a
+``SeedSequence``, a ``BitGenerator`` or a ``Generator``; an int or ints seed exactly as
 ``SeedSequence(seed)`` does. Their entropy may hold up to ``MAX_SEED_BITS`` (8,192) bits, counted
 as numpy counts it, in 32-bit words (an int takes one word per 32 bits, at least one): an int
 below ``2**8192``, or ints of 256 words in all (256 ints below ``2**32``, 64 below ``2**128``...).
 More is refused: numpy hashes every word again for each stream derived from a seed (each chunk
-of a batch, each game), and converts a big int in quadratic time. Bools are not seeds. A
+of a batch, each game), and converts a big int in quadratic time. Bools are not seeds, though
+numpy takes them (``seed=True`` is almost surely a mistake), nor strings of digits. A
 generator is used as a source of entropy: 128 bits are drawn from it, so passing the same
 generator twice gives two different (and both reproducible) runs.
 
@@ -27,6 +29,9 @@ True
 
 from __future__ import annotations
 
+import itertools
+import operator
+from collections.abc import Iterator
 from typing import Any
 
 import numpy as np
@@ -67,12 +72,16 @@ def as_seed_sequence(seed: Any) -> np.random.SeedSequence:
         return np.random.SeedSequence([int(w) for w in drawn])
     if seed is None:
         return np.random.SeedSequence()
+    if isinstance(seed, (bool, np.bool_)):
+        raise GenialError(
+            f"seed {excerpt(seed)}: a bool is not a seed (almost surely a mistake): pass an int"
+        )
     words = seed_words(seed)
     if words is None:
         raise GenialError(
-            f"seed {excerpt(seed)}: pass None, an int in 0..2**{MAX_SEED_BITS}-1, a sequence of "
-            f"ints >= 0 of at most {_MAX_WORDS} 32-bit words in all, a SeedSequence or a numpy "
-            "Generator"
+            f"seed {excerpt(seed)}: pass None, an int in 0..2**{MAX_SEED_BITS}-1, a sequence "
+            f"(nested too) of ints >= 0 of at most {_MAX_WORDS} 32-bit words in all (no bools), "
+            "a SeedSequence or a numpy Generator"
         )
     return np.random.SeedSequence(words)
 
@@ -82,35 +91,70 @@ def _words(value: int) -> int:
     return max(1, -(-value.bit_length() // 32))
 
 
+_MAX_ITEMS = 4 * _MAX_WORDS
+"""The most ints and sequences a nested seed may hold in all (empty sequences hold no word)."""
+
+_END: Any = object()
+
+
+def _is_int(value: Any) -> bool:
+    return isinstance(value, (int, np.integer)) and not isinstance(value, (bool, np.bool_))
+
+
 def seed_words(seed: Any) -> int | list[int] | None:
     """The seed as an int, or a flat list of ints, ``>= 0`` and of at most ``_MAX_WORDS`` words
-    in all; None if it is not one. Linear in the size of the seed, whatever it is."""
-
-    def word(v: Any) -> int | None:
-        if isinstance(v, (bool, np.bool_)) or not isinstance(v, (int, np.integer)):
-            return None
-        v = int(v)
-        return v if v >= 0 else None
-
-    if isinstance(seed, (int, np.integer)) and not isinstance(seed, (bool, np.bool_)):
-        single = word(seed)
-        return single if single is not None and _words(single) <= _MAX_WORDS else None
-    if isinstance(seed, np.ndarray):
-        if seed.ndim != 1 or seed.dtype.kind not in "iu" or len(seed) > _MAX_WORDS:
-            return None
-        seed = seed.tolist()
-    if not isinstance(seed, (list, tuple)) or len(seed) > _MAX_WORDS:
+    in all; None if it is not one. A sequence (a list, a tuple, a range or an integer array of
+    any shape, nested to any depth) gives its ints in order, flattened as ``SeedSequence`` does
+    (so ``SeedSequence(seed_words(s))`` draws what ``SeedSequence(s)`` does). Bools, strings
+    and floats are not seeds, nor are the arrays numpy itself cannot use (0-d, a ``uint32``
+    array of more than one dimension). Linear in the size of the seed, whatever it is: every
+    sequence's length is checked before it is read, and every int's ``bit_length``."""
+    if _is_int(seed):
+        value = int(seed)
+        return value if value >= 0 and _words(value) <= _MAX_WORDS else None
+    if not isinstance(seed, (list, tuple, range, np.ndarray)):
         return None
     out: list[int] = []
-    total = 0
-    for v in seed:
-        w = word(v)
-        if w is None:
+    words = 0
+    budget = _MAX_ITEMS
+    stack: list[Iterator[Any]] = [iter((seed,))]
+    while stack:
+        item = next(stack[-1], _END)
+        if item is _END:
+            stack.pop()
+            continue
+        budget -= 1
+        if budget < 0:
             return None
-        total += _words(w)
-        if total > _MAX_WORDS:
-            return None
-        out.append(w)
+        if _is_int(item):
+            value = int(item)
+            if value < 0:
+                return None
+            words += _words(value)
+            if words > _MAX_WORDS:
+                return None
+            out.append(value)
+            continue
+        if isinstance(item, np.ndarray):
+            if (
+                item.ndim == 0
+                or item.dtype.kind not in "iuO"
+                or (item.dtype == np.uint32 and item.ndim > 1)  # numpy fails to concatenate it
+                or item.size > budget
+                or max(itertools.accumulate(item.shape, operator.mul)) > budget  # its lists
+            ):
+                return None
+            item = item.tolist()
+        elif isinstance(item, range):
+            try:
+                size = len(item)
+            except OverflowError:  # more than sys.maxsize ints
+                return None
+            if size > budget:
+                return None
+        elif not isinstance(item, (list, tuple)) or len(item) > budget:
+            return None  # a bool, a str, a float, anything else
+        stack.append(iter(item))
     return out
 
 

@@ -644,6 +644,35 @@ def test_bad_agents_positions_and_order_raise() -> None:
 WRAPPINGS = [pytest.param(env, id="env"), pytest.param(raw_env, id="raw_env")]
 
 
+@pytest.mark.parametrize("make", WRAPPINGS)
+@pytest.mark.parametrize(("game", "players"), [("board", 2), ("board", 3), ("board", 4),
+                                               ("cards", 2), ("cards", 3), ("cards", 4)])
+@pytest.mark.parametrize("options", [[1], "position", ("position", 1), 0])
+def test_options_that_are_not_a_dict_are_refused(
+    make: Any, game: str, players: int, options: Any
+) -> None:
+    """reset(options=[1]) is a GenialError (options are a dict or None), before or after a
+    first reset, and the environment is as it was: the same agent, the same observation, the
+    same next game."""
+    e = make(game, players)
+    with pytest.raises(GenialError, match=r"options must be a dict \(or None\), got"):
+        e.reset(options=options)
+    with pytest.raises(GenialError, match="reset"):  # still never reset
+        e.observe("player_0")
+    e.reset(seed=3)
+    e.step(int(np.flatnonzero(e.observe(e.agent_selection)["action_mask"])[0]))
+    before = (e.agent_selection, e.observe(e.agent_selection)["observation"].tobytes())
+    with pytest.raises(GenialError, match="options must be a dict"):
+        e.reset(seed=5, options=options)
+    assert (e.agent_selection, e.observe(e.agent_selection)["observation"].tobytes()) == before
+    e.reset()  # the next game of seed 3's stream, as without the refused call
+    twin = make(game, players)
+    twin.reset(seed=3)
+    twin.reset()
+    assert e.observe(e.agent_selection)["observation"].tobytes() == twin.observe(
+        twin.agent_selection)["observation"].tobytes()
+
+
 def play_until_done(e: Any, seed: int) -> None:
     """Random legal actions until the game is over (every agent terminated or truncated)."""
     rng = np.random.default_rng(seed)

@@ -11,6 +11,8 @@ import importlib
 import itertools
 import math
 import os
+import socket
+import time
 import uuid
 from collections import deque
 from collections.abc import Callable, Generator, Iterable, Sequence, Sized
@@ -24,6 +26,7 @@ from ..errors import GenialError, excerpt
 
 __all__ = [
     "BACKENDS",
+    "CONNECT_TIMEOUT",
     "Backend",
     "Dask",
     "Serial",
@@ -103,12 +106,14 @@ def import_distributed() -> Any:
 def connect(address: Any, timeout: float | None = None) -> Any:
     """A new ``distributed.Client`` of the scheduler at ``address`` (``"tcp://host:8786"``, or a
     cluster object), for the caller to close; ``timeout``: the seconds to wait for the scheduler
-    (``None``: Dask's ``distributed.comm.timeouts.connect``, 30 s unless configured).
+    (``None``: ``CONNECT_TIMEOUT``, 10 s, the command line's default too).
 
-    Any failure is a ``GenialError`` naming the address: no scheduler answering in time, an
-    address Dask cannot use (an unknown scheme, no port, TLS without its configuration). The
-    client of a failed connection is closed here, at once: left to the garbage collector, it
-    would try to close at exit on a stopped event loop, a minute's hang and a traceback."""
+    Any failure is a ``GenialError`` naming the address: a port outside 1..65535, nothing
+    listening there (a ``tcp://`` or plain ``host:port`` address is probed with a plain socket
+    first, so a refused connection fails at once), no scheduler answering in time, an address
+    Dask cannot use (an unknown scheme, no port, TLS without its configuration). The client of
+    a failed connection is closed here, at once: left to the garbage collector, it would try to
+    close at exit on a stopped event loop, a minute's hang and a traceback."""
     if timeout is not None and (
         isinstance(timeout, bool)
         or not isinstance(timeout, (int, float))
@@ -118,11 +123,17 @@ def connect(address: Any, timeout: float | None = None) -> Any:
             f"connect timeout must be a number of seconds in (0, {MAX_CONNECT_TIMEOUT:g}], "
             f"got {excerpt(timeout)}"
         )
+    seconds = CONNECT_TIMEOUT if timeout is None else float(timeout)
     distributed = import_distributed()
     target = getattr(address, "scheduler_address", address)  # a cluster object
-    options: dict[str, Any] = {"set_as_default": False}
-    if timeout is not None:
-        options["timeout"] = float(timeout)
+    deadline = time.monotonic() + seconds
+    endpoint = _tcp_endpoint(target)
+    if endpoint is not None:
+        _probe(target, *endpoint, seconds)
+    options: dict[str, Any] = {
+        "set_as_default": False,
+        "timeout": round(max(deadline - time.monotonic(), 0.1), 1),  # what the probe left
+    }
     # made in two steps so that a client whose __init__ fails is still at hand to be closed
     client = distributed.Client.__new__(distributed.Client)
     try:
@@ -139,6 +150,53 @@ def connect(address: Any, timeout: float | None = None) -> Any:
             ) from error
         raise  # KeyboardInterrupt, SystemExit
     return client
+
+
+CONNECT_TIMEOUT = 10.0
+"""Seconds ``connect`` (and so ``simulate(..., backend="dask", address=...)``) and the command
+line (``--connect-timeout``) wait for a Dask scheduler by default."""
+
+
+def _tcp_endpoint(target: Any) -> tuple[str, int] | None:
+    """The host and port of a ``"tcp://host:port"`` or ``"host:port"`` address (IPv6 hosts in
+    brackets), the port checked to be 1..65535; None for anything else (another scheme, no
+    port, a port that is not digits: left to Dask, which says why). Linear in the address."""
+    if not isinstance(target, str):
+        return None
+    scheme, sep, location = target.strip().partition("://")
+    if not sep:
+        scheme, location = "tcp", scheme
+    if scheme != "tcp":
+        return None
+    host, colon, port = location.rpartition(":")
+    if not colon or not port.isascii() or not port.isdigit():
+        return None
+    if host.startswith("[") and host.endswith("]"):
+        host = host[1:-1]
+    digits = port.lstrip("0") or "0"
+    number = int(digits) if len(digits) <= 5 else 0
+    if not 1 <= number <= 65535:
+        raise GenialError(
+            f"address {excerpt(target)}: the port must be 1..65535, got {excerpt(port)}"
+        )
+    return host, number
+
+
+def _probe(target: str, host: str, port: int, seconds: float) -> None:
+    """A plain TCP connection to ``host:port``, closed at once: a ``GenialError`` naming the
+    address if it is refused or unreachable (at once, rather than after Dask's retries until
+    the timeout), or does not open within ``seconds``."""
+    try:
+        socket.create_connection((host, port), timeout=seconds).close()
+    except TimeoutError as error:
+        raise GenialError(
+            f"address: no Dask scheduler answers at {excerpt(target)} (no connection after "
+            f"{seconds:g} s)"
+        ) from error
+    except OSError as error:  # refused, unreachable, an unknown host
+        raise GenialError(
+            f"address: nothing listens at {excerpt(target)} ({_why(error)})"
+        ) from error
 
 
 MAX_CONNECT_TIMEOUT = 86_400.0
@@ -172,7 +230,7 @@ class Dask:
     worker that dies has its tasks recomputed elsewhere (chunks are pure: the results are the
     same). On an error or an interruption the outstanding tasks are cancelled and a cluster
     started here is closed. ``connect_timeout``: the seconds to wait for the scheduler at a
-    ``"tcp://..."`` address (``connect``; ``None``: Dask's configured connect timeout).
+    ``"tcp://..."`` address (``connect``; ``None``: ``CONNECT_TIMEOUT``, 10 s).
     """
 
     def __init__(

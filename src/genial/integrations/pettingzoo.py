@@ -210,14 +210,17 @@ class _GenialEnv(AECEnv):  # type: ignore[misc]
         ``CardGame``) would; a reset without a seed starts the next game of a stream derived
         from the last seed (fresh entropy if none was ever given). ``options={"position": p}``
         starts from a position (its text or a ``Position``/``CardPosition`` of these rules; the
-        draws that follow come from the seed). Other options are ignored."""
+        draws that follow come from the seed). Other options are ignored; ``options`` that are
+        not a dict (or None) are a ``GenialError``, the environment unchanged."""
+        if options is not None and not isinstance(options, dict):
+            raise GenialError(f"reset: options must be a dict (or None), got {excerpt(options)}")
         if seed is not None:
             root, episode = as_seed_sequence(seed), 0
         elif self._root is None:
             root, episode = as_seed_sequence(None), 0
         else:
             root, episode = self._root, self._episode
-        position = options.get("position") if isinstance(options, dict) else None
+        position = options.get("position") if options is not None else None
         game = self._start(root if episode == 0 else child_seed(root, episode - 1), position)
         if game.is_over:
             raise GenialError("the position is over: an episode needs a game still running")
