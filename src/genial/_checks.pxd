@@ -179,7 +179,7 @@ cdef inline int claim(bint *busy) except -1:
     """Enter a vector kernel's method (with the GIL): ``RuntimeError`` if another thread is in
     one. The method calls ``release`` when it leaves (``try``/``finally``)."""
     if busy[0]:
-        raise RuntimeError("this vector kernel is in use by another thread")
+        raise RuntimeError("this vector kernel is busy with another call (one thread at a time)")
     busy[0] = True
     return 0
 

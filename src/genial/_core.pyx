@@ -1460,6 +1460,8 @@ ROW_DTYPE = np.asarray(<GameRow[:1]>(&_row_dummy)).dtype
 LOG_DTYPE = np.asarray(<GameLog[:1]>(&_log_dummy)).dtype
 cdef Search _search_dummy
 SEARCH_DTYPE = np.asarray(<Search[:1]>(&_search_dummy)).dtype
+cdef State _state_dummy
+STATE_DTYPE = np.asarray(<State[:1]>(&_state_dummy)).dtype   # a snapshot's fields, by name
 MAX_PLAYERS = MAXP
 TILE_SETS = {"standard": STANDARD_COUNTS, "travel": TRAVEL_COUNTS}
 
@@ -1604,12 +1606,11 @@ cdef class Core:
             raise ValueError(f"bad first-round rule {first}")
         if teams and players != 4:
             raise ValueError("teams need 4 players")
-        if len(tile_counts) != NTYPE:
+        row = list(tile_counts)
+        if len(row) != NTYPE:
             raise ValueError(f"tile_counts: {NTYPE} counts expected")
         for t in range(NTYPE):
-            if not 0 <= tile_counts[t] <= BAG_CAP:
-                raise ValueError("bad tile count")
-            counts[t] = tile_counts[t]
+            counts[t] = small_int(row[t], 0, BAG_CAP, "tile_counts: a count")
             total += counts[t]
         if total > BAG_CAP:
             raise ValueError(f"at most {BAG_CAP} tiles")
@@ -1857,6 +1858,8 @@ cdef class Core:
         cdef bitgen_t *rng = bitgen_of(bit_generator)
         cdef int a
         memset(&pol, 0, sizeof(Policy))
+        if policy not in POLICIES:
+            raise ValueError(f"policy: one of {', '.join(POLICIES)}, got {policy[:40]!r}")
         pol.kind = POLICIES[policy]
         pol.epsilon = epsilon
         if pol.kind >= POL_MC:

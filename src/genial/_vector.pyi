@@ -8,6 +8,8 @@ import numpy.typing as npt
 from ._core import Core
 
 POLICY_KEY: int
+ENV_BYTES: int
+ENV_FIELDS: dict[str, int]
 MASK_SIZE: int
 
 def area_cells(radius: int) -> list[tuple[int, int]]: ...

@@ -166,6 +166,18 @@ cdef struct Env:
     uint8_t m_swap
 
 
+cdef Env _env_dummy
+ENV_BYTES = sizeof(Env)
+ENV_FIELDS = {      # byte offsets in an env of a snapshot (its State first: STATE_DTYPE)
+    "st": 0,
+    "bag_counts": <Py_ssize_t>(<char *>&_env_dummy.bag_counts - <char *>&_env_dummy),
+    "edges": <Py_ssize_t>(<char *>&_env_dummy.edges - <char *>&_env_dummy),
+    "count": <Py_ssize_t>(<char *>&_env_dummy.count - <char *>&_env_dummy),
+    "m_edges": <Py_ssize_t>(<char *>&_env_dummy.m_edges - <char *>&_env_dummy),
+    "chance": <Py_ssize_t>(<char *>&_env_dummy.chance - <char *>&_env_dummy),
+}
+
+
 cdef inline void fill_bag(Bag *bag, const uint8_t *counts) noexcept nogil:
     """Put the bag in canonical order, as ``bag_sort`` does (items in increasing order), from
     its known contents: a run of ``counts[t]`` items ``t`` per type, eight bytes a store."""

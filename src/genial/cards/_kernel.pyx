@@ -101,6 +101,8 @@ cdef CardRow _row_dummy
 cdef CardLog _log_dummy
 ROW_DTYPE = np.asarray(<CardRow[:1]>(&_row_dummy)).dtype
 LOG_DTYPE = np.asarray(<CardLog[:1]>(&_log_dummy)).dtype
+cdef CState _state_dummy
+STATE_DTYPE = np.asarray(<CState[:1]>(&_state_dummy)).dtype   # a snapshot's fields, by name
 
 # ---------------------------------------------------------------------------------------------
 # rules
@@ -823,6 +825,8 @@ cdef class Cards:
         return apply_action(st, action, ds)
 
     def choose(self, str policy, object bit_generator, double epsilon=0.1):
+        if policy not in POLICIES:
+            raise ValueError(f"policy: one of {', '.join(POLICIES)}, got {policy[:40]!r}")
         cdef int pol = POLICIES[policy]
         cdef bitgen_t *rng = bitgen_of(bit_generator)
         cdef CState work

@@ -9,6 +9,7 @@ import numpy.typing as npt
 from ._kernel import Cards
 
 POLICY_KEY: int
+ENV_FIELDS: dict[str, int]
 EMPTY_SLOT: int
 ENV_BYTES: int
 

@@ -95,6 +95,12 @@ cdef struct Env:
     uint8_t deck_counts[NCARD]  # the deck's contents by card type (kept through every step)
 
 ENV_BYTES = sizeof(Env)
+cdef Env _env_dummy
+ENV_FIELDS = {      # byte offsets in an env of a snapshot (its CState first: STATE_DTYPE)
+    "st": 0,
+    "deck_counts": <Py_ssize_t>(<char *>&_env_dummy.deck_counts - <char *>&_env_dummy),
+    "chance": <Py_ssize_t>(<char *>&_env_dummy.chance - <char *>&_env_dummy),
+}
 
 
 cdef inline void fill_deck(Bag *deck, const uint8_t *counts) noexcept nogil:
