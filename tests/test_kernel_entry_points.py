@@ -138,6 +138,7 @@ CARD_CORRUPTIONS: list[tuple[str, Callable[[Any], None]]] = [
     ("bonus", lambda s: s.__setitem__("bonus", 200)),
     ("marker", lambda s: s["marker"].__setitem__((0, 0), 11)),
     ("marker area", lambda s: s["marker"].__setitem__((0, 0), 9)),
+    ("markers all past the cap", lambda s: s["marker"].__setitem__(0, 200)),
     ("hand count", lambda s: s["hand"].__setitem__((0, 0), s["hand"][0, 0] + 1)),
     ("hand size", lambda s: s["hand_n"].__setitem__(0, 9)),
     ("hand mask", lambda s: s["hand_mask"].__setitem__(0, s["hand_mask"][0] ^ 1)),
@@ -526,7 +527,7 @@ def check_forced_action(kind: str, seed: int, moves: int, action: int) -> None:
     start untouched."""
     if kind == "board":
         kernel: Any = _core
-        game: Any = board_game(seed, moves)
+        game: Any = board_game(seed, moves, place=False)
         start: Any = load_board(game.position)
         final: Callable[[Any], Any] = lambda core: core.scores()  # noqa: E731
     else:

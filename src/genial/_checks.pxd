@@ -18,7 +18,7 @@ an input.
 - ``claim``/``release``: one thread at a time in a vector kernel (its envs and streams are
   changed without the GIL);
 - ``copy_actions``: a vector kernel's own copy of a step's actions, checked and applied;
-- ``copy_step_outputs``: the output arrays of a snapshot, checked, and the last step's copied;
+- ``read_step_outputs``: the output arrays of a snapshot, checked, and the last step's copied;
 - ``owned_array``: an output array whose memory belongs to the kernel (Python code cannot free
   or resize it under the kernel's pointers).
 """
@@ -29,6 +29,28 @@ from libc.stdlib cimport free, malloc
 from libc.string cimport memcpy, memset
 
 from genial._common cimport BAG_CAP, Bag
+
+cdef extern from *:
+    """
+    #include <stddef.h>
+    #include <stdint.h>
+    #if defined(__linux__)
+    #include <sys/mman.h>
+    #endif
+    /* as numpy does for its arrays of 4 MiB or more: transparent huge pages for the block's
+       whole pages (Linux; elsewhere nothing) */
+    static void genial_huge_pages(void *p, size_t n) {
+    #if defined(__linux__) && defined(MADV_HUGEPAGE)
+        uintptr_t lo = ((uintptr_t)p + 4095u) & ~(uintptr_t)4095u;
+        uintptr_t hi = ((uintptr_t)p + n) & ~(uintptr_t)4095u;
+        if (n >= ((size_t)1 << 22) && hi > lo)
+            madvise((void *)lo, hi - lo, MADV_HUGEPAGE);
+    #else
+        (void)p; (void)n;
+    #endif
+    }
+    """
+    void huge_pages "genial_huge_pages"(void *p, size_t n) noexcept nogil
 
 # ---------------------------------------------------------------------------------------------
 # run_chunk: the seats' policies and the forced actions
@@ -198,10 +220,11 @@ cdef inline int copy_actions(int32_t *dst, const int32_t[::1] actions,
     return 0
 
 
-cdef inline int copy_step_outputs(dict given, dict own, bint copy) except -1:
+cdef inline dict read_step_outputs(dict given, dict own):
     """Check that a snapshot's ``given`` arrays are numpy arrays of the names, shapes and
-    dtypes of the kernel's ``own`` (``ValueError``); with ``copy``, copy the last step's
-    outputs (rewards, flags, final scores and ranks: what the envs' states do not determine)."""
+    dtypes of the kernel's ``own`` (``ValueError``); return copies of the last step's outputs
+    (rewards, flags, final scores and ranks: what the envs' states do not determine), for the
+    kernel to write into its arrays once everything is checked."""
     import numpy as np
     cdef str name
     if set(given) != set(own):
@@ -210,16 +233,15 @@ cdef inline int copy_step_outputs(dict given, dict own, bint copy) except -1:
         if (not isinstance(array, np.ndarray) or array.shape != own[name].shape
                 or array.dtype != own[name].dtype):
             raise ValueError(f"a snapshot of another kernel ({name})")
-    if copy:
-        for name in ("rewards", "terminated", "truncated", "final_scores", "final_ranks"):
-            np.copyto(own[name], given[name])
-    return 0
+    return {name: np.array(given[name], dtype=own[name].dtype, copy=True, subok=False)
+            for name in ("rewards", "terminated", "truncated", "final_scores", "final_ranks")}
 
 
 cdef inline object owned_array(list keep, tuple shape, object dtype, uint8_t **ptr):
     """A zeroed numpy array of ``shape`` and ``dtype`` whose memory is a Cython array appended
     to ``keep`` (the kernel's list), its first byte in ``ptr``. The numpy array does not own
-    that memory: Python code can neither resize it nor free it under the kernel's pointer."""
+    that memory: Python code can neither resize it nor free it under the kernel's pointer. (A
+    large one gets huge pages as numpy's own would.)"""
     import numpy as np
     cdef Py_ssize_t size = np.dtype(dtype).itemsize
     cdef object dim
@@ -227,6 +249,7 @@ cdef inline object owned_array(list keep, tuple shape, object dtype, uint8_t **p
     for dim in shape:
         size *= dim
     block = cvarray(shape=(max(size, 1),), itemsize=1, format="B", mode="c")
+    huge_pages(block.data, size)
     memset(block.data, 0, max(size, 1))
     keep.append(block)
     ptr[0] = <uint8_t *>block.data

@@ -62,7 +62,7 @@ from genial._core cimport (
     legal_actions,
     ranks,
 )
-from genial._checks cimport claim, copy_actions, copy_step_outputs, owned_array, release
+from genial._checks cimport claim, copy_actions, owned_array, read_step_outputs, release
 
 import numpy as np
 
@@ -793,7 +793,7 @@ cdef class Kernel:
         cdef Env *work = NULL
         claim(&self.busy)
         try:
-            copy_step_outputs(arrays, self._arrays, False)
+            outputs = read_step_outputs(arrays, self._arrays)
             if len(envs) != <Py_ssize_t>(self.n * sizeof(Env)):
                 raise ValueError("a snapshot of another kernel (its size)")
             if not 4 <= pool_size <= MAX_POOL or prefix.shape[0] > MAX_PREFIX:
@@ -808,7 +808,8 @@ cdef class Kernel:
             memcpy(self.envs, work, self.n * sizeof(Env))
             for i in range(self.n):
                 self._rebuild(i)
-            copy_step_outputs(arrays, self._arrays, True)
+            for name, value in outputs.items():
+                self._arrays[name][...] = value
             self.started = True
         finally:
             free(work)

@@ -544,7 +544,7 @@ cdef int check_cstate(const CState *st) except -1:
     hands, displays, deck and discard pile (RULES §5.1). Every state the kernel makes passes;
     ``Cards.restore`` and ``set_position`` (and the vector kernel) check with it what they are
     given. (A ``Cards.__new__`` holds zeros, which fail here: it has no rules.)"""
-    cdef uint8_t seen[NCARD]
+    cdef int seen[NCARD]           # (ints: 240 cards of a type must not wrap around to 4)
     cdef uint8_t colours[NCOL]
     cdef int p, t, c, i, n, low, top
     cdef uint16_t mask
@@ -562,11 +562,11 @@ cdef int check_cstate(const CState *st) except -1:
     memset(seen, 0, sizeof(seen))
     memset(colours, 0, sizeof(colours))
     for p in range(MAXP):
-        low = lowest(st.marker[p])
         top = 0
         for c in range(NCOL):
             top = st.marker[p][c] if st.marker[p][c] > top else top
-        if top > (LIMIT[low] if p < st.players else 0):
+        low = lowest(st.marker[p])         # <= top: LIMIT[low] once top <= CAP
+        if top > (CAP if p < st.players else 0) or top > LIMIT[low]:
             raise ValueError(f"markers of seat {p}: {top} beyond the limit of its lowest")
         n = 0
         mask = 0
