@@ -2,8 +2,9 @@
 ``genial.cards.vector.CardVectorEnv`` (card game): ``BatchedEnv``.
 
 Both hold ``n_envs`` games in a compiled kernel with the same interface (``seed``, ``start``,
-``check``, ``step``, ``sample``, ``snapshot``/``restore``) and the same buffers, seeding scheme
-and reward convention (``docs/vector.md``). This module keeps what they share: the argument
+``step``, which checks its own copy of the actions and then applies it, ``sample``,
+``snapshot``/``restore``) and the same buffers, seeding scheme and reward convention
+(``docs/vector.md``). This module keeps what they share: the argument
 checks, ``reset``/``step``/``sample_actions``, the seeding of the kernel from a numpy
 ``SeedSequence``, copies and pickling, and ``IllegalActionError``. A subclass gives the game's
 rules type and kernel, its observation names and what differs in its errors and replays.
