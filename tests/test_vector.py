@@ -21,6 +21,8 @@ from genial.moves import ACTION_KEEP, ACTION_SWAP, TILES
 from genial.seeds import POLICY_STREAM, as_seed_sequence, child_seed
 from genial.vector import MASK_BYTES, IllegalActionError, VectorEnv, unpack_masks
 
+from .kernel_contract import replay_envs, scribbled_steps
+
 ROOT = Path(__file__).resolve().parents[1]
 TOKENS = ["1", "1v", "2", "2T", "2v", "2Tv", "3", "4", "4t"]
 
@@ -215,6 +217,22 @@ def test_illegal_action_names_the_env_and_changes_nothing() -> None:
     with pytest.raises(IllegalActionError, match="not an action id"):
         env.step(actions.astype(np.int64))
     assert env._kernel.core(2).snapshot() == before
+
+
+def test_a_thread_writing_the_actions_cannot_corrupt_the_envs() -> None:
+    """An actor thread writes ids into the array ``step`` is given, while ``step`` runs (issue
+    17, item 1: the env checked the caller's array, then applied it again as it was then). The
+    ids written are never legal: out of the action space, or on cells outside the area; so
+    every step applies exactly its sampled actions or is refused whole, and every env still
+    replays as its Games."""
+    env = VectorEnv(64, 2, seed=3)
+    env.reset()
+    inside = set(area(5))
+    outside = [e * 36 for e, (a, b) in enumerate(EDGES) if a not in inside or b not in inside]
+    never = np.array([-1, ACTION_SIZE, 2**31 - 1, -(2**31), *outside[::20]], dtype=np.int32)
+    steps = scribbled_steps(env, never, seconds=2.5, max_steps=1000)
+    root = env.seed_sequence
+    replay_envs(env, steps, lambda i, k: Game(2, seed=child_seed(root, i, k)), assert_env_is)
 
 
 def test_error_names_the_rule() -> None:

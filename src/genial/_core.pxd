@@ -156,7 +156,11 @@ cdef struct Policy:
 
 cdef class Core:
     cdef State st
+    cdef object _run(self, int action, object bit_generator, object script)
     cdef int _step(self, State *st, int action, Draws *ds) noexcept nogil
+
+cdef int check_state(const State *st) except -1   # ValueError unless the kernel can act on st
+cdef bint is_fresh_board(const State *st) noexcept nogil   # no tile placed
 
 cdef bint is_legal(State *st, int action) noexcept nogil
 cdef int illegal_reason(State *st, int action) noexcept nogil

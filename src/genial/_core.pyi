@@ -31,6 +31,8 @@ SEARCH_DTYPE: np.dtype[np.void]
 """A search policy's parameters, one per seat for ``run_chunk(search=...)``: ``iterations``
 (int32), ``top_k`` (uint16), ``rollout`` (uint8, a ``POLICIES`` code: random or greedy) and
 ``explore`` (float64); ``genial.policies.kernel_policies`` builds them from policy names."""
+STATE_DTYPE: np.dtype[np.void]
+"""A ``Core.snapshot``'s fields by name (the kernel's ``State`` struct)."""
 TILES: tuple[tuple[int, int], ...]
 EDGES: tuple[tuple[tuple[int, int], tuple[int, int]], ...]
 

@@ -30,7 +30,7 @@ their own generators seeded from the policy stream, on copies of the state.
 from libc.stdint cimport int8_t, int16_t, int32_t, int64_t, uint8_t, uint16_t, uint32_t, uint64_t
 from libc.math cimport log, sqrt
 from libc.stdlib cimport calloc, free, malloc, qsort
-from libc.string cimport memcpy, memset
+from libc.string cimport memcmp, memcpy, memset
 from numpy.random cimport bitgen_t
 
 from genial._common cimport (
@@ -53,6 +53,16 @@ from genial._common cimport (
     rand_below,
     rand_unit,
     select64,
+)
+from genial._checks cimport (
+    Forced,
+    check_bag,
+    free_forced,
+    read_forced,
+    read_policies,
+    read_script,
+    refuse_forced,
+    small_int,
 )
 
 import numpy as np
@@ -195,7 +205,7 @@ cdef void _build_tables():
             t += 1
 
 
-cdef bint _is_symbol(int idx):
+cdef bint _is_symbol(int idx) noexcept nogil:
     cdef int k
     for k in range(NCOL):
         if SYMBOL_CELL[k] == idx:
@@ -1450,12 +1460,104 @@ ROW_DTYPE = np.asarray(<GameRow[:1]>(&_row_dummy)).dtype
 LOG_DTYPE = np.asarray(<GameLog[:1]>(&_log_dummy)).dtype
 cdef Search _search_dummy
 SEARCH_DTYPE = np.asarray(<Search[:1]>(&_search_dummy)).dtype
+cdef State _state_dummy
+STATE_DTYPE = np.asarray(<State[:1]>(&_state_dummy)).dtype   # a snapshot's fields, by name
 MAX_PLAYERS = MAXP
 TILE_SETS = {"standard": STANDARD_COUNTS, "travel": TRAVEL_COUNTS}
 
 
 # ---------------------------------------------------------------------------------------------
 # the Python face of the kernel
+
+cdef int check_state(const State *st) except -1:
+    """``ValueError`` naming the part, unless ``st`` is a state the kernel can act on: rules as
+    ``Core()`` makes them, every seat, id, count and phase in range, at most ``BAG_CAP`` tiles
+    in the bag and on the racks, the board's cells those of its area (walls outside, the
+    printed symbols on their cells), and its derived parts (the free edges, their count, the
+    potentials of the empty cells) exactly those its cells give. Every state the kernel makes
+    passes; ``Core.restore`` and ``set_position`` (and the vector kernel) check with it what
+    they are given. (A ``Core.__new__`` holds zeros, which fail here: it has no rules.)"""
+    cdef const Params *r = &st.rules
+    cdef State ref
+    cdef int i, c, k, p, held = 0
+    cdef uint8_t b
+    if not 1 <= r.players <= MAXP:
+        raise ValueError(f"rules: {r.players} players, not 1..{MAXP}")
+    if not 1 <= r.radius <= 7 or not 1 <= r.rack_size <= MAXRACK:
+        raise ValueError(f"rules: radius {r.radius} or rack size {r.rack_size} out of range")
+    if not 1 <= r.cross <= r.cap <= 120:
+        raise ValueError(f"rules: crossing {r.cross} and cap {r.cap} out of range")
+    if r.bonus_rule > BONUS_ONE or r.first_rule > FIRST_SYMBOL_OR_TILE or r.swap_rule > 1:
+        raise ValueError("rules: bad bonus, first-round or swap rule")
+    if r.n_sets == r.players:
+        for i in range(MAXP):
+            if r.counter_of[i] != i:
+                raise ValueError(f"rules: seat {i} scores on counter set {r.counter_of[i]}")
+    elif r.n_sets == 2 and r.players == 4:
+        for i in range(MAXP):
+            if r.counter_of[i] != i % 2:
+                raise ValueError(f"rules: seat {i} scores on counter set {r.counter_of[i]}")
+    else:
+        raise ValueError(f"rules: {r.n_sets} counter sets for {r.players} players")
+    if st.current >= r.players:
+        raise ValueError(f"current: no seat {st.current}")
+    if st.phase > PH_OVER:
+        raise ValueError(f"phase: no phase {st.phase}")
+    if st.turn < 1 or st.placements < 0:
+        raise ValueError(f"turn {st.turn} or placements {st.placements} out of range")
+    for p in range(MAXP):
+        b = st.first_symbol[p]
+        if (b >= NCOL and b != ANYSYM and b != NOSYM) or (p >= r.players and b != NOSYM):
+            raise ValueError(f"first symbol of seat {p}: {b}")
+        if not -1 <= st.opening[p] < ACT_SWAP:
+            raise ValueError(f"opening of seat {p}: {st.opening[p]}")
+        for c in range(NCOL):
+            if st.score[p][c] > (r.cap if p < r.n_sets else 0):
+                raise ValueError(f"scores: counter set {p} colour {c} at {st.score[p][c]}")
+        if st.rack_n[p] > (r.rack_size if p < r.players else 0):
+            raise ValueError(f"rack of seat {p}: {st.rack_n[p]} tiles")
+        for i in range(st.rack_n[p]):
+            if st.rack[p][i] >= NTYPE:
+                raise ValueError(f"rack of seat {p}: tile type {st.rack[p][i]}")
+        held += st.rack_n[p]
+    check_bag(&st.bag, NTYPE, "bag")
+    if st.bag.n + held > BAG_CAP:
+        raise ValueError(f"{st.bag.n} tiles in the bag and {held} on racks, at most {BAG_CAP}")
+    for k in range(NCOL):
+        if st.board[SYMBOL_CELL[k]] != k:
+            raise ValueError(f"board: symbol {k} is not on its cell")
+    for i in range(NCELL):
+        b = st.board[i]
+        if _is_symbol(i):
+            continue
+        if DIST[i] > r.radius:
+            if b != WALL:
+                raise ValueError(f"board: cell {coords_of(i)} is outside the area")
+        elif b != EMPTY and b >= NCOL:
+            raise ValueError(f"board: cell {coords_of(i)} holds {b}")
+    # the derived parts, rebuilt from the cells (potentials do not depend on the order)
+    memcpy(&ref.rules, r, sizeof(Params))
+    _reset_board(&ref)
+    for i in range(NCELL):
+        if ref.board[i] == EMPTY and st.board[i] < NCOL:
+            fill(&ref, i, st.board[i])
+    if ref.n_free != st.n_free or memcmp(ref.free_bits, st.free_bits, sizeof(ref.free_bits)):
+        raise ValueError("board: the free edges are not those of its cells")
+    for i in range(NCELL):
+        if ref.board[i] == EMPTY and (ref.live[i] != st.live[i]
+                                      or memcmp(ref.pot[i], st.pot[i], NCOL)):
+            raise ValueError(f"board: the potentials of cell {coords_of(i)} are not its cells'")
+    return 0
+
+
+cdef bint is_fresh_board(const State *st) noexcept nogil:
+    """Whether no tile is on the board (every area cell but the symbols' is empty)."""
+    cdef int i
+    for i in range(NCELL):
+        if DIST[i] <= st.rules.radius and not _is_symbol(i) and st.board[i] != EMPTY:
+            return False
+    return True
+
 
 cdef int _check_edge(int edge) except -1:
     if not 0 <= edge < NEDGE:
@@ -1504,12 +1606,11 @@ cdef class Core:
             raise ValueError(f"bad first-round rule {first}")
         if teams and players != 4:
             raise ValueError("teams need 4 players")
-        if len(tile_counts) != NTYPE:
+        row = list(tile_counts)
+        if len(row) != NTYPE:
             raise ValueError(f"tile_counts: {NTYPE} counts expected")
         for t in range(NTYPE):
-            if not 0 <= tile_counts[t] <= BAG_CAP:
-                raise ValueError("bad tile count")
-            counts[t] = tile_counts[t]
+            counts[t] = small_int(row[t], 0, BAG_CAP, "tile_counts: a count")
             total += counts[t]
         if total > BAG_CAP:
             raise ValueError(f"at most {BAG_CAP} tiles")
@@ -1533,10 +1634,17 @@ cdef class Core:
         return (<char *>&self.st)[:sizeof(State)]
 
     def restore(self, bytes data not None):
-        """Set the whole state from :meth:`snapshot` bytes."""
+        """Set the whole state from :meth:`snapshot` bytes, checked as ``check_state`` does
+        (``ValueError`` naming what is wrong; the state is then unchanged)."""
+        cdef State work
         if len(data) != sizeof(State):
             raise ValueError(f"a snapshot has {sizeof(State)} bytes, got {len(data)}")
-        memcpy(&self.st, <char *>data, sizeof(State))
+        memcpy(&work, <char *>data, sizeof(State))
+        try:
+            check_state(&work)
+        except ValueError as exc:
+            raise ValueError(f"not a snapshot of a game: {exc}") from None
+        memcpy(&self.st, &work, sizeof(State))
 
     @staticmethod
     def from_snapshot(bytes data not None):
@@ -1693,7 +1801,9 @@ cdef class Core:
             raise ValueError(f"illegal action {action}")
         return self._run(action, bit_generator, script)
 
-    def _run(self, int action, bit_generator, script):
+    cdef object _run(self, int action, object bit_generator, object script):
+        """Deal (``action < 0``) or apply ``action`` (legal: the callers check) on a copy of
+        the state, kept only if every draw succeeded."""
         cdef State work
         cdef Draws ds
         cdef uint8_t log[BAG_CAP]
@@ -1703,14 +1813,8 @@ cdef class Core:
         ds.log = log
         ds.max_log = BAG_CAP
         if script is not None:
-            if len(script) > BAG_CAP:
-                raise ValueError("too many scripted draws")
-            for i in range(len(script)):
-                if not 0 <= script[i] < NTYPE:
-                    raise ValueError(f"bad tile type {script[i]}")
-                buf[i] = script[i]
+            ds.n_script = read_script(script, buf, BAG_CAP, NTYPE, "tile")
             ds.script = buf
-            ds.n_script = len(script)
         elif bit_generator is not None:
             ds.rng = bitgen_of(bit_generator)
         elif self.st.bag.n > 0:
@@ -1750,9 +1854,12 @@ cdef class Core:
         copies and never read the other seats' racks (docs/search.md). Runs without the GIL.
         """
         cdef Policy pol
+        cdef State work
         cdef bitgen_t *rng = bitgen_of(bit_generator)
         cdef int a
         memset(&pol, 0, sizeof(Policy))
+        if policy not in POLICIES:
+            raise ValueError(f"policy: one of {', '.join(POLICIES)}, got {policy[:40]!r}")
         pol.kind = POLICIES[policy]
         pol.epsilon = epsilon
         if pol.kind >= POL_MC:
@@ -1767,8 +1874,9 @@ cdef class Core:
             _check_search(&pol.search)
         if self.st.phase == PH_OVER:
             raise ValueError("the game is over")
+        memcpy(&work, &self.st, sizeof(State))     # no other thread sees a state half changed
         with bit_generator.lock, nogil:
-            a = choose_policy(&self.st, &pol, rng)
+            a = choose_policy(&work, &pol, rng)
         return a
 
     def redeal(self, int view_seat, object bit_generator):
@@ -1778,13 +1886,16 @@ cdef class Core:
         from the tiles showing none of its lowest colours, RULES §3.5). Only what ``view_seat``
         cannot see changes (the other racks and the bag); the sizes of the racks stay."""
         cdef Draws ds
+        cdef State work
         cdef bitgen_t *rng = bitgen_of(bit_generator)
         if not 0 <= view_seat < self.st.rules.players:
             raise ValueError(f"no seat {view_seat}")
         memset(&ds, 0, sizeof(Draws))
         ds.rng = rng
+        memcpy(&work, &self.st, sizeof(State))     # changed without the GIL: a copy, kept
         with bit_generator.lock, nogil:
-            redeal(&self.st, view_seat, &ds)
+            redeal(&work, view_seat, &ds)
+        memcpy(&self.st, &work, sizeof(State))
 
     def give(self, int seat, int tile):
         """Move one tile of type ``tile`` from the bag to ``seat``'s rack (before a deal)."""
@@ -1800,34 +1911,61 @@ cdef class Core:
     # -- building a position ---------------------------------------------------------------------
     def set_position(self, dict cells, scores, racks, bag_counts, int current, int phase,
                      int bonus, first_symbols, int turn):
-        """Replace the whole state. ``cells`` maps padded indices to colours (tile halves only).
-
-        The caller (``genial.notation``) has checked every value's range.
-        """
-        cdef State *st = &self.st
+        """Replace the whole state under the same rules. ``cells`` maps padded indices to
+        colours (tile halves only), ``scores`` holds six counters per seat, ``racks`` tile type
+        ids per seat, ``bag_counts`` the bag's tiles per type, ``first_symbols`` each seat's
+        ``first_symbol`` code (a colour, 254 or 255). ``genial.notation`` checks what a
+        position means by the rules; this checks every value the kernel relies on
+        (``ValueError`` naming it, ``check_state``) and leaves the state unchanged on error."""
+        cdef State work
         cdef uint8_t counts[NTYPE]
-        cdef int i, c, z
-        _reset_board(st)
-        for z, c in cells.items():
-            fill(st, z, c)
-        for i in range(st.rules.players):
+        cdef int i, c, z, players = self.st.rules.players
+        cdef list row
+        memcpy(&work, &self.st, sizeof(State))
+        if not 1 <= players <= MAXP:
+            raise ValueError("this Core has no rules (made with Core.__new__)")
+        _reset_board(&work)
+        for key, value in list(cells.items()):
+            z = small_int(key, 0, NCELL - 1, "cells: a cell index")
+            c = small_int(value, 0, NCOL - 1, f"cells: the colour of cell {z}")
+            if DIST[z] > work.rules.radius or work.board[z] != EMPTY:
+                raise ValueError(f"cells: {coords_of(z)} is not a free cell of the area")
+            fill(&work, z, c)
+        for i in range(players):
+            row = list(scores[i])
+            if len(row) != NCOL:
+                raise ValueError(f"scores of seat {i}: {NCOL} counters expected")
             for c in range(NCOL):
-                st.score[st.rules.counter_of[i]][c] = scores[i][c]
-            st.rack_n[i] = len(racks[i])
-            for c in range(len(racks[i])):
-                st.rack[i][c] = racks[i][c]
-            st.first_symbol[i] = first_symbols[i]
-            st.opening[i] = -1
-            st.n_bonus[i] = 0
-            st.n_swaps[i] = 0
+                work.score[work.rules.counter_of[i]][c] = small_int(
+                    row[c], 0, work.rules.cap, f"scores of seat {i}")
+            row = list(racks[i])
+            if len(row) > work.rules.rack_size:
+                raise ValueError(f"rack of seat {i}: {len(row)} tiles, at most "
+                                 f"{work.rules.rack_size}")
+            work.rack_n[i] = len(row)
+            for c in range(len(row)):
+                work.rack[i][c] = small_int(row[c], 0, NTYPE - 1, f"rack of seat {i}: a tile type")
+            work.first_symbol[i] = small_int(first_symbols[i], 0, 255, f"first symbol of seat {i}")
+            work.opening[i] = -1
+            work.n_bonus[i] = 0
+            work.n_swaps[i] = 0
+        row = list(bag_counts)
+        if len(row) != NTYPE:
+            raise ValueError(f"bag: {NTYPE} counts expected")
+        z = 0
         for i in range(NTYPE):
-            counts[i] = bag_counts[i]
-        bag_fill(&st.bag, counts, NTYPE)
-        st.current = current
-        st.phase = phase
-        st.bonus = bonus
-        st.turn = turn
-        st.placements = len(cells) // 2
+            counts[i] = small_int(row[i], 0, BAG_CAP, "bag: a count")
+            z += counts[i]
+        if z > BAG_CAP:
+            raise ValueError(f"bag: {z} tiles, at most {BAG_CAP}")
+        bag_fill(&work.bag, counts, NTYPE)
+        work.current = small_int(current, 0, players - 1, "current: a seat")
+        work.phase = small_int(phase, 0, PH_OVER, "phase")
+        work.bonus = small_int(bonus, 0, 255, "bonus")
+        work.turn = small_int(turn, 1, 32767, "turn")
+        work.placements = len(cells) // 2
+        check_state(&work)
+        memcpy(&self.st, &work, sizeof(State))
 
 
 # ---------------------------------------------------------------------------------------------
@@ -1836,19 +1974,24 @@ cdef class Core:
 cdef int play_game(State *st, const Policy *pols, bitgen_t *policy_rng,
                    Draws *ds, GameLog *log, const int16_t *forced_seat,
                    const int16_t *forced_action, int n_forced) noexcept nogil:
-    """Play the game in ``st`` to its end with the seats' policies; log the moves if ``log``.
+    """Play the game in ``st`` to its end with the seats' policies; log the moves if ``log``
+    (written, never read: the caller's memory).
 
     The ``n_forced`` forced moves are made, in order, at the next decision of their seat of
-    their kind: a placement at a placement, swap or keep at a swap decision (the caller has
-    checked that they are legal then). Returns 1 if the game stopped with no legal move
-    (possible only from hand-made positions), else 0."""
-    cdef int a, before, f = 0
+    their kind: a placement at a placement, swap or keep at a swap decision; each is checked
+    there, on the value applied. Returns 1 if the game stopped with no legal move (possible
+    only from hand-made positions), 2 if a forced move was not legal at its decision (the game
+    is then stopped there, nothing illegal applied), else 0."""
+    cdef int a, before, f = 0, moves = 0
     cdef const Policy *pol
     while st.phase != PH_OVER:
         if (f < n_forced and st.current == forced_seat[f]
                 and (forced_action[f] >= ACT_SWAP) == (st.phase == PH_SWAP)):
             a = forced_action[f]
             f += 1
+            if not is_legal(st, a):
+                st.phase = PH_OVER
+                return 2
         else:
             pol = &pols[st.current]
             if pol.kind < POL_MC:          # the built-in policies inline, the searches called
@@ -1861,10 +2004,11 @@ cdef int play_game(State *st, const Policy *pols, bitgen_t *policy_rng,
         before = ds.n_log
         apply_action(st, a, ds)
         if log != NULL:
-            if log.n_moves < LOG_MOVES:
-                log.moves[log.n_moves] = a
-                log.counts[log.n_moves] = ds.n_log - before
-                log.n_moves += 1
+            if moves < LOG_MOVES:
+                log.moves[moves] = a
+                log.counts[moves] = ds.n_log - before
+                moves += 1
+                log.n_moves = moves
             else:
                 log.overflow = 1
     return 0
@@ -1899,8 +2043,11 @@ def run_chunk(Core start not None, object chance, object policy, bint deal,
     """Play ``len(rows)`` games from ``start`` (dealt first if ``deal``), the bag drawing from
     the ``chance`` bit generator and the policies from ``policy`` (so the same chance stream
     deals the same tiles whatever the policies), writing one ``GameRow`` per game (and its
-    ``GameLog`` if ``logs`` is given). Runs without the GIL. ``forced_seats``/
-    ``forced_actions``: placements every game makes (``play_game``). ``view_seat >= 0``:
+    ``GameLog`` if ``logs`` is given). Runs without the GIL, on copies of every argument it
+    reads (``genial._checks``). ``forced_seats``/``forced_actions``: actions every game makes
+    (``play_game``: each at the next decision of its seat of its kind; one that is not legal
+    then stops that game, and the call raises ``ValueError`` when the chunk is done, as the
+    card game's kernel does; ``start`` is never changed). ``view_seat >= 0``:
     each game is first determinised for that seat (``redeal``, after the deal if any, from the
     chance stream), so the games use only what that seat knows; forced placements may then only
     be that seat's, and there are no logs (a record would not start from ``start``).
@@ -1910,87 +2057,77 @@ def run_chunk(Core start not None, object chance, object policy, bint deal,
     ``forced_actions[0]`` (many forced moves' playouts in one call, as if one call per run of
     equal actions on the same streams: the same games).
     """
-    cdef Py_ssize_t n = rows.shape[0], g
+    cdef Py_ssize_t n = rows.shape[0], g, bad = -1
     cdef int players = start.st.rules.players
-    cdef int i, stuck
+    cdef int i, rc
     cdef State st
     cdef Draws ds
     cdef GameLog *log = NULL
     cdef bitgen_t *rng = bitgen_of(chance)
     cdef bitgen_t *prng = bitgen_of(policy)
     cdef State base
-    cdef int n_forced = 0
-    cdef const int16_t *fseat = NULL
     cdef const int16_t *fact = NULL
-    cdef const int16_t *each = NULL
+    cdef uint8_t codes[MAXP]
+    cdef double eps[MAXP]
     cdef Policy pols[MAXP]
     cdef Pool pool
-    if policies.shape[0] < players or epsilons.shape[0] < players:
-        raise ValueError("one policy and one epsilon per seat are needed")
+    cdef Forced forced
+    if chance is policy:
+        raise ValueError("the chance and policy streams must be two bit generators")
+    if not 1 <= players <= MAXP:
+        raise ValueError("start: this Core has no rules (made with Core.__new__)")
+    read_policies(policies, epsilons, players, POL_MCTS, codes, eps)
     memset(pols, 0, sizeof(pols))
     for i in range(players):
-        pols[i].kind = policies[i]
-        pols[i].epsilon = epsilons[i]
-        if policies[i] > POL_MCTS:
-            raise ValueError(f"unknown policy code {policies[i]}")
-        if policies[i] >= POL_MC:
+        pols[i].kind = codes[i]
+        pols[i].epsilon = eps[i]
+        if codes[i] >= POL_MC:
             if search is None or search.shape[0] <= i:
                 raise ValueError("a search policy needs its parameters (search=)")
             pols[i].search = search[i]
             _check_search(&pols[i].search)
     if logs is not None and logs.shape[0] != n:
         raise ValueError("one log per row")
-    if forced_seats is not None and forced_seats.shape[0] > 0:
-        if forced_actions is None or forced_actions.shape[0] != forced_seats.shape[0]:
-            raise ValueError("one forced action per forced seat")
-        n_forced = forced_seats.shape[0]
-        fseat = &forced_seats[0]
-        fact = &forced_actions[0]
-    if forced_each is not None and n > 0:
-        if n_forced != 1 or forced_each.shape[0] != n:
-            raise ValueError("forced_each: one forced seat, and one action per row")
-        each = &forced_each[0]
-    if chance is policy:
-        raise ValueError("the chance and policy streams must be two bit generators")
-    if view_seat >= players:
-        raise ValueError(f"view_seat: no seat {view_seat} in a {players}-player game")
-    if view_seat >= 0:
-        if logs is not None:
-            raise ValueError("view_seat: determinised games have no records")
-        for i in range(n_forced):
-            if fseat[i] != view_seat:
-                raise ValueError("view_seat: only that seat's placements may be forced")
     memcpy(&base, &start.st, sizeof(State))
     bag_sort(&base.bag)          # canonical order: the games depend on the start's contents only
-    if view_seat >= 0 and not deal:
-        pool_of(&base, view_seat, &pool)
-    with chance.lock, policy.lock, nogil:
-        for g in range(n):
-            if deal or view_seat < 0:      # (else determinise copies the pool's state)
-                memcpy(&st, &base, sizeof(State))
-            memset(&ds, 0, sizeof(Draws))
-            ds.rng = rng
-            if logs is not None:
-                log = &logs[g]
-                log.n_moves = 0            # the arrays are written as far as they are used
-                log.n_draws = 0
-                log.overflow = 0
-                ds.log = &log.draws[0]
-                ds.max_log = LOG_DRAWS
-            if deal:
-                for i in range(players):
-                    refill(&st, i, &ds)
-            if view_seat >= 0:
+    read_forced(&forced, forced_seats, forced_actions, forced_each, n, players, ACT_SIZE,
+                view_seat, logs is not None)
+    try:
+        fact = forced.action
+        if view_seat >= 0 and not deal:
+            pool_of(&base, view_seat, &pool)
+        with chance.lock, policy.lock, nogil:
+            for g in range(n):
+                if deal or view_seat < 0:      # (else determinise copies the pool's state)
+                    memcpy(&st, &base, sizeof(State))
+                memset(&ds, 0, sizeof(Draws))
+                ds.rng = rng
+                if logs is not None:
+                    log = &logs[g]
+                    log.n_moves = 0            # the arrays are written as far as they are used
+                    log.n_draws = 0
+                    log.overflow = 0
+                    ds.log = &log.draws[0]
+                    ds.max_log = LOG_DRAWS
                 if deal:
-                    redeal(&st, view_seat, &ds)
-                else:                      # the same, from the unseen pool sorted once
-                    determinise(&st, &pool, &ds)
-            if each != NULL:
-                fact = each + g
-            stuck = play_game(&st, pols, prng, &ds, log, fseat, fact, n_forced)
-            write_row(&st, &rows[g])
-            rows[g].truncated = stuck
-            if log != NULL:
-                log.n_draws = ds.n_log
-                if ds.error == DRAW_LOG_FULL:
-                    log.overflow = 1
+                    for i in range(players):
+                        refill(&st, i, &ds)
+                if view_seat >= 0:
+                    if deal:
+                        redeal(&st, view_seat, &ds)
+                    else:                      # the same, from the unseen pool sorted once
+                        determinise(&st, &pool, &ds)
+                if forced.each != NULL:
+                    fact = forced.each + g
+                rc = play_game(&st, pols, prng, &ds, log, forced.seat, fact, forced.n)
+                if rc == 2 and bad < 0:
+                    bad = g
+                write_row(&st, &rows[g])
+                rows[g].truncated = rc == 1
+                if log != NULL:
+                    log.n_draws = ds.n_log
+                    if ds.error == DRAW_LOG_FULL:
+                        log.overflow = 1
+    finally:
+        free_forced(&forced)
+    refuse_forced(bad)

@@ -2,8 +2,9 @@
 ``genial.cards.vector.CardVectorEnv`` (card game): ``BatchedEnv``.
 
 Both hold ``n_envs`` games in a compiled kernel with the same interface (``seed``, ``start``,
-``check``, ``step``, ``sample``, ``snapshot``/``restore``) and the same buffers, seeding scheme
-and reward convention (``docs/vector.md``). This module keeps what they share: the argument
+``step``, which checks its own copy of the actions and then applies it, ``sample``,
+``snapshot``/``restore``) and the same buffers, seeding scheme and reward convention
+(``docs/vector.md``). This module keeps what they share: the argument
 checks, ``reset``/``step``/``sample_actions``, the seeding of the kernel from a numpy
 ``SeedSequence``, copies and pickling, and ``IllegalActionError``. A subclass gives the game's
 rules type and kernel, its observation names and what differs in its errors and replays.
@@ -307,11 +308,11 @@ class BatchedEnv(Generic[R]):
         with self._lock:
             if not self._started:
                 raise GenialError("call reset() before step()")
-            a = self._as_actions(actions)
-            bad = self._kernel.check(a)
+            # the kernel copies the actions, checks the copy and applies it: another thread
+            # writing the caller's array meanwhile cannot put an unchecked id in the kernel
+            bad = self._kernel.step(self._as_actions(actions))
             if bad >= 0:
-                raise self._illegal(int(bad), int(a[bad]))
-            self._kernel.step(a)
+                raise self._illegal(int(bad), int(self._kernel.last_actions()[bad]))
             return (
                 dict(self._obs),
                 self._rewards,
@@ -395,7 +396,12 @@ class BatchedEnv(Generic[R]):
             max_turns=state["max_turns"],
         )
         if state["started"]:
-            self._kernel.restore(*state["kernel"])
+            try:
+                self._kernel.restore(*state["kernel"])
+            except (TypeError, ValueError) as exc:
+                raise GenialError(
+                    f"a pickled {type(self).__name__} that is not one: {exc}"
+                ) from None
             self._started = True
 
     def copy(self: E) -> E:

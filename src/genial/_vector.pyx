@@ -20,8 +20,8 @@ edges whose part of the mask may have changed are rewritten (``update_packed``).
 """
 
 from libc.stdint cimport int8_t, int16_t, int32_t, uint8_t, uint32_t, uint64_t
-from libc.stdlib cimport calloc, free
-from libc.string cimport memcpy, memset
+from libc.stdlib cimport calloc, free, malloc
+from libc.string cimport memcmp, memcpy, memset
 from numpy.random cimport bitgen_t
 
 from genial._common cimport (
@@ -52,13 +52,17 @@ from genial._core cimport (
     PH_PLACE,
     PH_SWAP,
     Core,
+    Params,
     State,
     apply_action,
+    check_state,
     deal,
     illegal_reason,
+    is_fresh_board,
     legal_actions,
     ranks,
 )
+from genial._checks cimport claim, copy_actions, owned_array, read_step_outputs, release
 
 import numpy as np
 
@@ -86,6 +90,9 @@ cdef enum:
     MODE_NONE = 0
     MODE_PACKED = 1
     MODE_BOOL = 2
+    MAX_PREFIX = 4096           # seed words a root may have before a child's key (a spawn key
+                                # of thousands of levels)
+    MAX_CELLS = 169             # cells of the largest area (radius 7)
 
 cdef uint64_t POLICY_WORD = 4294967296ULL   # genial.seeds.POLICY_STREAM: the samplers' first key
 POLICY_KEY = POLICY_WORD
@@ -98,6 +105,7 @@ cdef int16_t POS_A[8][NEDGE]    # observation column of an edge's first cell (ar
 cdef int16_t POS_B[8][NEDGE]    # ... of its second cell; -1 outside the area
 cdef int16_t SYM_POS[8][NCOL]   # column of each printed symbol
 cdef int N_CELLS[8]
+cdef int16_t COLUMN_CELL[8][MAX_CELLS]  # the padded-grid index of each observation column
 cdef uint64_t TILE_BITS[NTYPE]  # bits c0 * 6 + c1 of the (colour, colour) placements of a tile
 
 
@@ -118,6 +126,8 @@ cdef void _build_tables():
     for radius in range(1, 8):
         column = {cell: k for k, cell in enumerate(area_cells(radius))}
         N_CELLS[radius] = len(column)
+        for cell, k in column.items():
+            COLUMN_CELL[radius][k] = _core.index_of(*cell)
         for e, (a, b) in enumerate(_core.EDGES):
             if a in column and b in column:
                 POS_A[radius][e] = column[a]
@@ -154,6 +164,18 @@ cdef struct Env:
     uint64_t m_edges[NWORDS]
     uint64_t m_pattern
     uint8_t m_swap
+
+
+cdef Env _env_dummy
+ENV_BYTES = sizeof(Env)
+ENV_FIELDS = {      # byte offsets in an env of a snapshot (its State first: STATE_DTYPE)
+    "st": 0,
+    "bag_counts": <Py_ssize_t>(<char *>&_env_dummy.bag_counts - <char *>&_env_dummy),
+    "edges": <Py_ssize_t>(<char *>&_env_dummy.edges - <char *>&_env_dummy),
+    "count": <Py_ssize_t>(<char *>&_env_dummy.count - <char *>&_env_dummy),
+    "m_edges": <Py_ssize_t>(<char *>&_env_dummy.m_edges - <char *>&_env_dummy),
+    "chance": <Py_ssize_t>(<char *>&_env_dummy.chance - <char *>&_env_dummy),
+}
 
 
 cdef inline void fill_bag(Bag *bag, const uint8_t *counts) noexcept nogil:
@@ -320,10 +342,13 @@ cdef void update_bool(uint8_t *dst, Env *e) noexcept nogil:
 
 cdef class Kernel:
     """``n`` games under the rules of ``base`` (a fresh ``Core``: empty board, full bag), their
-    outputs in the numpy arrays of ``arrays`` (made here, written in place by every call).
+    outputs in the numpy arrays of ``arrays`` (made here, written in place by every call; their
+    memory is the kernel's, so no Python code can free or resize it under the kernel).
 
     ``mode``: 0 no masks, 1 bit-packed masks, 2 bool masks. ``max_turns``: a game still running
     when its turn counter passes it is truncated (0: never). Call ``seed`` then ``start`` first.
+    One thread at a time may call the kernel (another gets ``RuntimeError``); ``step`` checks
+    and applies its own copy of the actions, whatever the caller's array does meanwhile.
     """
 
     cdef Env *envs
@@ -333,8 +358,12 @@ cdef class Kernel:
     cdef int pool_size, nprefix
     cdef uint32_t *prefix
     cdef int32_t *buf
+    cdef int32_t *acts              # the last step's actions: the kernel's copy
+    cdef bint busy                  # a thread is in a method (``claim``)
+    cdef bint started               # ``start`` (or ``restore``) has made every env a game
     cdef uint64_t opening[NWORDS]   # the edges of a game's first placement (every game's)
-    cdef readonly dict arrays
+    cdef dict _arrays
+    cdef list _keep                 # the memory of the arrays
     cdef uint8_t *o_board
     cdef uint8_t *o_rack
     cdef uint8_t *o_scores
@@ -351,19 +380,26 @@ cdef class Kernel:
     cdef uint8_t *o_final_scores
     cdef int8_t *o_final_ranks
     cdef uint64_t *o_episode
-    cdef uint8_t *template
+    cdef uint8_t template[NCOL * MAX_CELLS]   # the board planes of a fresh game
     cdef Py_ssize_t fault
 
     def __cinit__(self, Core base not None, Py_ssize_t n, int mode, int max_turns):
         cdef Py_ssize_t i
         cdef State first
+        cdef uint8_t *ptr
         if n < 1:
             raise ValueError("at least one environment")
         if mode not in (MODE_NONE, MODE_PACKED, MODE_BOOL):
             raise ValueError(f"bad mask mode {mode}")
         memcpy(&self.base, &base.st, sizeof(State))
-        if self.base.phase != PH_PLACE or self.base.placements != 0:
+        check_state(&self.base)
+        if (self.base.phase != PH_PLACE or self.base.placements != 0 or self.base.current != 0
+                or self.base.turn != 1 or self.base.bonus != 0
+                or not is_fresh_board(&self.base)):
             raise ValueError("the base state must be a fresh game")
+        for i in range(MAXP):
+            if self.base.rack_n[i] or self.base.first_symbol[i] != NOSYM:
+                raise ValueError("the base state must be a fresh game")
         self.n = n
         self.players = self.base.rules.players
         self.radius = self.base.rules.radius
@@ -373,10 +409,11 @@ cdef class Kernel:
         self.fault = -1
         self.envs = <Env *>calloc(n, sizeof(Env))
         self.buf = <int32_t *>calloc(ACT_SIZE, sizeof(int32_t))
+        self.acts = <int32_t *>calloc(n, sizeof(int32_t))
         self.prefix = NULL
         self.nprefix = 0
         self.pool_size = 0
-        if self.envs == NULL or self.buf == NULL:
+        if self.envs == NULL or self.buf == NULL or self.acts == NULL:
             raise MemoryError()
         for i in range(n):
             bitgen_init(&self.envs[i].chance_bg, &self.envs[i].chance)
@@ -387,53 +424,64 @@ cdef class Kernel:
         memset(self.opening, 0, sizeof(self.opening))
         first_edges(&first, self.buf, self.opening)
         players = self.players
-        a = {
-            "board": np.zeros((n, NCOL, self.ncells), dtype=np.uint8),
-            "rack": np.zeros((n, NTYPE), dtype=np.uint8),
-            "scores": np.zeros((n, players, NCOL), dtype=np.uint8),
-            "phase": np.zeros(n, dtype=np.uint8),
-            "bonus": np.zeros(n, dtype=np.uint8),
-            "bag": np.zeros(n, dtype=np.uint8),
-            "rack_sizes": np.zeros((n, players), dtype=np.uint8),
-            "current_player": np.zeros(n, dtype=np.int8),
-            "legal_counts": np.zeros(n, dtype=np.int32),
-            "rewards": np.zeros((n, players), dtype=np.float32),
-            "terminated": np.zeros(n, dtype=np.bool_),
-            "truncated": np.zeros(n, dtype=np.bool_),
-            "final_scores": np.zeros((n, players, NCOL), dtype=np.uint8),
-            "final_ranks": np.zeros((n, players), dtype=np.int8),
-            "episode": np.zeros(n, dtype=np.uint64),
-            "_template": np.zeros((NCOL, self.ncells), dtype=np.uint8),
+        shapes = {
+            "board": ((n, NCOL, self.ncells), np.uint8),
+            "rack": ((n, NTYPE), np.uint8),
+            "scores": ((n, players, NCOL), np.uint8),
+            "phase": ((n,), np.uint8),
+            "bonus": ((n,), np.uint8),
+            "bag": ((n,), np.uint8),
+            "rack_sizes": ((n, players), np.uint8),
+            "current_player": ((n,), np.int8),
+            "legal_counts": ((n,), np.int32),
+            "rewards": ((n, players), np.float32),
+            "terminated": ((n,), np.bool_),
+            "truncated": ((n,), np.bool_),
+            "final_scores": ((n, players, NCOL), np.uint8),
+            "final_ranks": ((n, players), np.int8),
+            "episode": ((n,), np.uint64),
         }
         if mode == MODE_PACKED:
-            a["masks"] = np.zeros((n, MASK_BYTES), dtype=np.uint8)
+            shapes["masks"] = ((n, MASK_BYTES), np.uint8)
         elif mode == MODE_BOOL:
-            a["masks"] = np.zeros((n, ACT_SIZE), dtype=np.bool_)
-        self.arrays = a
-        self.o_board = _ptr8(a["board"])
-        self.o_rack = _ptr8(a["rack"])
-        self.o_scores = _ptr8(a["scores"])
-        self.o_phase = _ptr8(a["phase"])
-        self.o_bonus = _ptr8(a["bonus"])
-        self.o_bag = _ptr8(a["bag"])
-        self.o_rack_sizes = _ptr8(a["rack_sizes"])
-        self.o_current = <int8_t *>_ptr8(a["current_player"])
-        self.o_counts = <int32_t *>_ptr8(a["legal_counts"])
-        self.o_rewards = <float *>_ptr8(a["rewards"])
-        self.o_terminated = _ptr8(a["terminated"])
-        self.o_truncated = _ptr8(a["truncated"])
-        self.o_final_scores = _ptr8(a["final_scores"])
-        self.o_final_ranks = <int8_t *>_ptr8(a["final_ranks"])
-        self.o_episode = <uint64_t *>_ptr8(a["episode"])
-        self.template = _ptr8(a["_template"])
-        self.o_mask = _ptr8(a["masks"]) if mode != MODE_NONE else NULL
+            shapes["masks"] = ((n, ACT_SIZE), np.bool_)
+        self._keep = []
+        self._arrays = {}
+        pointers = {}
+        for name, (shape, dtype) in shapes.items():
+            self._arrays[name] = owned_array(self._keep, shape, dtype, &ptr)
+            pointers[name] = <Py_ssize_t>ptr
+        self.o_board = <uint8_t *><Py_ssize_t>pointers["board"]
+        self.o_rack = <uint8_t *><Py_ssize_t>pointers["rack"]
+        self.o_scores = <uint8_t *><Py_ssize_t>pointers["scores"]
+        self.o_phase = <uint8_t *><Py_ssize_t>pointers["phase"]
+        self.o_bonus = <uint8_t *><Py_ssize_t>pointers["bonus"]
+        self.o_bag = <uint8_t *><Py_ssize_t>pointers["bag"]
+        self.o_rack_sizes = <uint8_t *><Py_ssize_t>pointers["rack_sizes"]
+        self.o_current = <int8_t *><Py_ssize_t>pointers["current_player"]
+        self.o_counts = <int32_t *><Py_ssize_t>pointers["legal_counts"]
+        self.o_rewards = <float *><Py_ssize_t>pointers["rewards"]
+        self.o_terminated = <uint8_t *><Py_ssize_t>pointers["terminated"]
+        self.o_truncated = <uint8_t *><Py_ssize_t>pointers["truncated"]
+        self.o_final_scores = <uint8_t *><Py_ssize_t>pointers["final_scores"]
+        self.o_final_ranks = <int8_t *><Py_ssize_t>pointers["final_ranks"]
+        self.o_episode = <uint64_t *><Py_ssize_t>pointers["episode"]
+        self.o_mask = <uint8_t *><Py_ssize_t>pointers["masks"] if mode != MODE_NONE else NULL
+        memset(self.template, 0, sizeof(self.template))
         for c in range(NCOL):
-            self.template[c * self.ncells + SYM_POS[self.radius][c]] = 1
+            if SYM_POS[self.radius][c] >= 0:      # (areas of radius < 5 hold no symbol)
+                self.template[c * self.ncells + SYM_POS[self.radius][c]] = 1
 
     def __dealloc__(self):
         free(self.envs)
         free(self.buf)
+        free(self.acts)
         free(self.prefix)
+
+    @property
+    def arrays(self):
+        """The output arrays by name (a new dict of the kernel's arrays)."""
+        return dict(self._arrays)
 
     # -- seeding ---------------------------------------------------------------------------------
     def seed(self, const uint32_t[::1] prefix not None, int pool_size):
@@ -441,9 +489,22 @@ cdef class Kernel:
         key words, is ``prefix`` (run entropy padded to ``pool_size``, then the root's spawn key
         words); reseeds every sampler. The episodes restart at 0 with the next ``start``."""
         cdef Py_ssize_t i
+        claim(&self.busy)
+        try:
+            self._set_prefix(prefix, pool_size)
+            with nogil:
+                for i in range(self.n):
+                    self.seed_stream(&self.envs[i].policy, POLICY_WORD, i)
+        finally:
+            release(&self.busy)
+
+    cdef int _set_prefix(self, const uint32_t[::1] prefix, int pool_size) except -1:
+        cdef Py_ssize_t i
         cdef uint32_t *words
         if not 4 <= pool_size <= MAX_POOL:
             raise ValueError(f"pool_size must be in 4..{MAX_POOL}")
+        if prefix.shape[0] > MAX_PREFIX:
+            raise ValueError(f"prefix: at most {MAX_PREFIX} words, got {prefix.shape[0]}")
         words = <uint32_t *>calloc(prefix.shape[0] + 1, sizeof(uint32_t))
         if words == NULL:
             raise MemoryError()
@@ -451,11 +512,9 @@ cdef class Kernel:
             words[i] = prefix[i]
         free(self.prefix)
         self.prefix = words
-        self.nprefix = prefix.shape[0]
+        self.nprefix = <int>prefix.shape[0]
         self.pool_size = pool_size
-        with nogil:
-            for i in range(self.n):
-                self.seed_stream(&self.envs[i].policy, POLICY_WORD, i)
+        return 0
 
     cdef void seed_stream(self, genial_pcg *g, uint64_t x, uint64_t y) noexcept nogil:
         """Seed ``g`` as ``PCG64(child_seed(root, x, y))``."""
@@ -466,15 +525,24 @@ cdef class Kernel:
         cdef uint32_t key[4]
         cdef uint32_t pool[MAX_POOL]
         cdef int nk
-        self._check_seeded()
-        nk = int_words(x, key)
-        nk += int_words(y, key + nk)
-        seed_pool(self.prefix, self.nprefix, key, nk, pool, self.pool_size)
-        return [pool[i] for i in range(self.pool_size)]
+        claim(&self.busy)
+        try:
+            self._check_seeded()
+            nk = int_words(x, key)
+            nk += int_words(y, key + nk)
+            seed_pool(self.prefix, self.nprefix, key, nk, pool, self.pool_size)
+            return [pool[i] for i in range(self.pool_size)]
+        finally:
+            release(&self.busy)
 
     cdef int _check_seeded(self) except -1:
         if self.prefix == NULL:
             raise ValueError("the kernel is not seeded")
+        return 0
+
+    cdef int _check_started(self) except -1:
+        if not self.started:
+            raise ValueError("the kernel's games are not started (start first)")
         return 0
 
     # -- episodes --------------------------------------------------------------------------------
@@ -482,13 +550,17 @@ cdef class Kernel:
         """Start a new game in every env: episode 0 if ``fresh`` (after ``seed``), else each
         env's next episode. Clears rewards and flags, writes every observation."""
         cdef Py_ssize_t i
-        self._check_seeded()
-        with nogil:
-            for i in range(self.n):
-                self.new_game(i, 0 if fresh else self.envs[i].episode + 1)
-                self.clear_step(i)
-                self.write_obs(i)
-
+        claim(&self.busy)
+        try:
+            self._check_seeded()
+            with nogil:
+                for i in range(self.n):
+                    self.new_game(i, 0 if fresh else self.envs[i].episode + 1)
+                    self.clear_step(i)
+                    self.write_obs(i)
+            self.started = True
+        finally:
+            release(&self.busy)
     cdef void new_game(self, Py_ssize_t i, uint64_t episode) noexcept nogil:
         cdef Env *e = &self.envs[i]
         cdef Draws ds
@@ -576,36 +648,46 @@ cdef class Kernel:
             update_bool(self.o_mask + i * ACT_SIZE, e)
 
     # -- stepping --------------------------------------------------------------------------------
-    def check(self, const int32_t[::1] actions not None):
-        """The first env whose action is not legal, or -1 (nothing is changed)."""
-        cdef Py_ssize_t i, bad = -1
-        if actions.shape[0] != self.n:
-            raise ValueError("one action per env")
-        with nogil:
-            for i in range(self.n):
-                if not allowed(&self.envs[i], actions[i]):
-                    bad = i
-                    break
-        return bad
-
     def reason(self, Py_ssize_t i, int action):
         """The board kernel's reason code why ``action`` is not legal in env ``i`` (0: legal)."""
-        self._check_env(i)
-        return illegal_reason(&self.envs[i].st, action)
+        claim(&self.busy)
+        try:
+            self._check_env(i)
+            return illegal_reason(&self.envs[i].st, action)
+        finally:
+            release(&self.busy)
 
     def step(self, const int32_t[::1] actions not None):
-        """Apply one action per env, all legal (``check`` first): finished games are scored and
-        restarted, then every observation is written."""
-        cdef Py_ssize_t i
-        if actions.shape[0] != self.n:
-            raise ValueError("one action per env")
-        self._check_seeded()
-        self.fault = -1
-        with nogil:
-            for i in range(self.n):
-                self.step_one(i, actions[i])
+        """Copy the actions (one per env) into the kernel, check the copy: if every action is
+        legal, apply them (finished games are scored and restarted, then every observation is
+        written) and return -1; else return the first env whose action is not legal, with
+        nothing changed. Only the copy is read after the check (``last_actions``)."""
+        cdef Py_ssize_t i, bad = -1
+        claim(&self.busy)
+        try:
+            self._check_started()
+            copy_actions(self.acts, actions, self.n)
+            self.fault = -1
+            with nogil:
+                for i in range(self.n):
+                    if not allowed(&self.envs[i], self.acts[i]):
+                        bad = i
+                        break
+                if bad < 0:
+                    for i in range(self.n):
+                        self.step_one(i, self.acts[i])
+        finally:
+            release(&self.busy)
         if self.fault >= 0:
             raise RuntimeError(f"env {self.fault}: drawing from the bag failed")
+        return bad
+
+    def last_actions(self):
+        """A copy of the actions the last ``step`` read (applied, or refused whole)."""
+        out = np.empty(self.n, dtype=np.int32)
+        cdef int32_t[::1] view = out
+        memcpy(&view[0], self.acts, self.n * sizeof(int32_t))
+        return out
 
     cdef void step_one(self, Py_ssize_t i, int a) noexcept nogil:
         cdef Env *e = &self.envs[i]
@@ -662,22 +744,27 @@ cdef class Kernel:
         cdef int c, k
         if out.shape[0] != self.n:
             raise ValueError("one action per env")
-        self._check_seeded()
-        with nogil:
-            for i in range(self.n):
-                e = &self.envs[i]
-                rng = &e.policy_bg
-                if e.swap:
-                    out[i] = ACT_SWAP if rand_below(rng, 2) else ACT_KEEP
-                elif e.count > 0:
-                    c = popcount64(e.pattern)
-                    k = rand_below(rng, e.count)
-                    out[i] = nth_edge(e.edges, k // c) * 36 + select64(e.pattern, k % c)
-                else:
-                    out[i] = -1
+        claim(&self.busy)
+        try:
+            self._check_started()
+            with nogil:
+                for i in range(self.n):
+                    e = &self.envs[i]
+                    rng = &e.policy_bg
+                    if e.swap:
+                        out[i] = ACT_SWAP if rand_below(rng, 2) else ACT_KEEP
+                    elif e.count > 0:
+                        c = popcount64(e.pattern)
+                        k = rand_below(rng, e.count)
+                        out[i] = nth_edge(e.edges, k // c) * 36 + select64(e.pattern, k % c)
+                    else:
+                        out[i] = -1
+        finally:
+            release(&self.busy)
 
     # -- reading ---------------------------------------------------------------------------------
     cdef int _check_env(self, Py_ssize_t i) except -1:
+        self._check_started()
         if not 0 <= i < self.n:
             raise IndexError(f"no env {i}")
         return 0
@@ -685,39 +772,124 @@ cdef class Kernel:
     def snapshot(self):
         """Everything the kernel holds, as ``(envs, prefix, pool_size, arrays)`` (for pickling):
         the envs' bytes, the seed words and copies of the output arrays."""
-        envs = (<char *>self.envs)[:self.n * sizeof(Env)]
-        prefix = np.array([self.prefix[i] for i in range(self.nprefix)], dtype=np.uint32)
-        return envs, prefix, self.pool_size, {k: v.copy() for k, v in self.arrays.items()}
+        claim(&self.busy)
+        try:
+            self._check_started()
+            envs = (<char *>self.envs)[:self.n * sizeof(Env)]
+            prefix = np.array([self.prefix[i] for i in range(self.nprefix)], dtype=np.uint32)
+            return envs, prefix, self.pool_size, {k: v.copy() for k, v in self._arrays.items()}
+        finally:
+            release(&self.busy)
 
     def restore(self, bytes envs not None, const uint32_t[::1] prefix not None, int pool_size,
                 dict arrays not None):
-        """Set everything from ``snapshot``'s parts (the same rules, size and mode)."""
+        """Set everything from ``snapshot``'s parts (the same rules, size and mode), checked
+        as if typed by hand: every env must hold a game of these rules at a decision
+        (``check_state``) with streams numpy could have made; ``ValueError`` naming the env
+        otherwise, and nothing changes. What the envs determine (their bag counts, decisions,
+        observations and masks) is computed again, not read; only the last step's outputs
+        (rewards, flags, final scores and ranks) are taken from ``arrays``."""
         cdef Py_ssize_t i
-        if len(envs) != <Py_ssize_t>(self.n * sizeof(Env)) or set(arrays) != set(self.arrays):
-            raise ValueError("a snapshot of another kernel")
-        for name, array in arrays.items():
-            if array.shape != self.arrays[name].shape or array.dtype != self.arrays[name].dtype:
-                raise ValueError(f"a snapshot of another kernel ({name})")
-        self.seed(prefix, pool_size)
-        memcpy(self.envs, <char *>envs, self.n * sizeof(Env))
-        for i in range(self.n):            # the streams' pointers are this kernel's
-            bitgen_init(&self.envs[i].chance_bg, &self.envs[i].chance)
-            bitgen_init(&self.envs[i].policy_bg, &self.envs[i].policy)
-        for name, array in arrays.items():
-            self.arrays[name][...] = array
+        cdef Env *work = NULL
+        claim(&self.busy)
+        try:
+            outputs = read_step_outputs(arrays, self._arrays)
+            if len(envs) != <Py_ssize_t>(self.n * sizeof(Env)):
+                raise ValueError("a snapshot of another kernel (its size)")
+            if not 4 <= pool_size <= MAX_POOL or prefix.shape[0] > MAX_PREFIX:
+                raise ValueError("a snapshot of another kernel (its seed)")
+            work = <Env *>malloc(self.n * sizeof(Env))
+            if work == NULL:
+                raise MemoryError()
+            memcpy(work, <char *>envs, self.n * sizeof(Env))
+            for i in range(self.n):
+                self._check_restored(&work[i], i)
+            self._set_prefix(prefix, pool_size)
+            memcpy(self.envs, work, self.n * sizeof(Env))
+            for i in range(self.n):
+                self._rebuild(i)
+            for name, value in outputs.items():
+                self._arrays[name][...] = value
+            self.started = True
+        finally:
+            free(work)
+            release(&self.busy)
+
+    cdef int _check_restored(self, Env *e, Py_ssize_t i) except -1:
+        """``ValueError`` unless ``e`` (a copy) holds a game this kernel could be playing: a
+        state ``check_state`` accepts, under the base's rules, at a decision whose factored
+        form (``decide``) is exactly the rules' legal actions; its streams PCG64's."""
+        cdef int j, n
+        try:
+            check_state(&e.st)
+        except ValueError as exc:
+            raise ValueError(f"env {i}: {exc}") from None
+        if memcmp(&e.st.rules, &self.base.rules, sizeof(Params)):
+            raise ValueError(f"env {i}: a game under other rules")
+        if e.st.phase == PH_OVER:
+            raise ValueError(f"env {i}: the game is over")
+        if (not e.chance.inc_lo & 1 or not e.policy.inc_lo & 1 or e.chance.has_uint32 > 1
+                or e.policy.has_uint32 > 1):
+            raise ValueError(f"env {i}: not a PCG64 stream")
+        decide(e, self.buf, self.opening)
+        n = legal_actions(&e.st, self.buf)
+        if n == 0 or n != e.count:
+            raise ValueError(f"env {i}: {n} legal actions, the env's decision has {e.count}")
+        for j in range(n):
+            if not allowed(e, self.buf[j]):
+                raise ValueError(f"env {i}: action {self.buf[j]} is legal, not in its decision")
+        return 0
+
+    cdef void _rebuild(self, Py_ssize_t i) noexcept:
+        """Compute what env ``i``'s state determines: its stream pointers, bag counts, board
+        planes, observations, decision and (from an empty row) its mask."""
+        cdef Env *e = &self.envs[i]
+        cdef uint8_t *board = self.o_board + i * NCOL * self.ncells
+        cdef int j, k, b
+        bitgen_init(&e.chance_bg, &e.chance)
+        bitgen_init(&e.policy_bg, &e.policy)
+        memset(e.bag_counts, 0, NTYPE)
+        for j in range(e.st.bag.n):
+            e.bag_counts[e.st.bag.item[j]] += 1
+        e.dirty = 1
+        self.o_episode[i] = e.episode
+        memset(board, 0, NCOL * self.ncells)
+        for k in range(self.ncells):
+            b = e.st.board[COLUMN_CELL[self.radius][k]]
+            if b < NCOL:
+                board[b * self.ncells + k] = 1
+        memset(e.m_edges, 0, sizeof(e.m_edges))
+        e.m_pattern = 0
+        e.m_swap = 0
+        if self.mode == MODE_PACKED:
+            memset(self.o_mask + i * MASK_BYTES, 0, MASK_BYTES)
+        elif self.mode == MODE_BOOL:
+            memset(self.o_mask + i * ACT_SIZE, 0, ACT_SIZE)
+        self.write_obs(i)
 
     def core(self, Py_ssize_t i):
         """A copy of env ``i``'s kernel state."""
         cdef Core out = Core.__new__(Core)
-        self._check_env(i)
-        memcpy(&out.st, &self.envs[i].st, sizeof(State))
-        return out
+        claim(&self.busy)
+        try:
+            self._check_env(i)
+            memcpy(&out.st, &self.envs[i].st, sizeof(State))
+            return out
+        finally:
+            release(&self.busy)
 
     def stream_state(self, Py_ssize_t i, bint policy=False):
         """Env ``i``'s chance (or sampler) stream as ``numpy.random.PCG64().state`` writes it."""
-        cdef genial_pcg *g
-        self._check_env(i)
-        g = &self.envs[i].policy if policy else &self.envs[i].chance
+        cdef genial_pcg g
+        claim(&self.busy)
+        try:
+            self._check_env(i)
+            if policy:
+                g = self.envs[i].policy
+            else:
+                g = self.envs[i].chance
+        finally:
+            release(&self.busy)
         return {
             "bit_generator": "PCG64",
             "state": {
@@ -727,11 +899,6 @@ cdef class Kernel:
             "has_uint32": int(g.has_uint32),
             "uinteger": int(g.uinteger),
         }
-
-
-cdef uint8_t *_ptr8(object array):
-    cdef uint8_t[::1] flat = array.reshape(-1).view(np.uint8)
-    return &flat[0]
 
 
 def pcg_step_agrees(uint64_t state_hi, uint64_t state_lo, uint64_t inc_hi, uint64_t inc_lo,

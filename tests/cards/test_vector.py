@@ -20,6 +20,8 @@ from genial.cards.moves import COLOURS
 from genial.cards.vector import EMPTY_SLOT, CardVectorEnv, IllegalActionError, unpack_masks
 from genial.seeds import POLICY_STREAM, as_seed_sequence, child_seed
 
+from ..kernel_contract import replay_envs, scribbled_steps
+
 
 def expected_obs(game: CardGame) -> dict[str, Any]:
     """What the env should show for ``game``, from ``CardGame.view`` of the mover only."""
@@ -243,6 +245,22 @@ def test_illegal_action_names_the_env_and_changes_nothing() -> None:
     assert _snapshots(env) == before
     assert [env._kernel.stream_state(i) for i in range(4)] == streams
     assert all(np.array_equal(obs_before[k], env.observations[k]) for k in obs_before)
+
+
+def test_a_thread_writing_the_actions_cannot_corrupt_the_envs() -> None:
+    """An actor thread writes ids into the array ``step`` is given, while ``step`` runs (issue
+    17, item 1: a card env once held display card 100 and a 7-card hand). The ids written are
+    never legal (outside 0..31), so every step applies exactly its sampled actions or is
+    refused whole, and every env still replays as its CardGames."""
+    rules = CardRules(3)
+    env = CardVectorEnv(64, rules, seed=3)
+    env.reset()
+    never = np.array([-1, ACTION_SIZE, 100, 2**31 - 1, -(2**31)], dtype=np.int32)
+    steps = scribbled_steps(env, never, seconds=2.5, max_steps=1000)
+    root = env.seed_sequence
+    replay_envs(
+        env, steps, lambda i, k: CardGame(rules=rules, seed=child_seed(root, i, k)), assert_env_is
+    )
 
 
 def test_play_during_the_swap_decision_is_refused() -> None:

@@ -14,6 +14,7 @@ PHASES: tuple[str, str, str]
 POLICIES: dict[str, int]
 MAX_PLAYERS: int
 ROW_DTYPE: np.dtype[np.void]
+STATE_DTYPE: np.dtype[np.void]
 LOG_DTYPE: np.dtype[np.void]
 
 class Cards:

@@ -11,7 +11,7 @@ limit is recomputed before each colour of a card.
 """
 
 from libc.stdint cimport int8_t, int16_t, int32_t, uint8_t, uint16_t, uint32_t, uint64_t
-from libc.string cimport memcpy, memset
+from libc.string cimport memcmp, memcpy, memset
 from numpy.random cimport bitgen_t
 
 import numpy as np
@@ -35,6 +35,16 @@ from genial._common cimport (
     rand_below,
     select64,
     rand_unit,
+)
+from genial._checks cimport (
+    Forced,
+    check_bag,
+    free_forced,
+    read_forced,
+    read_policies,
+    read_script,
+    refuse_forced,
+    small_int,
 )
 
 # ---------------------------------------------------------------------------------------------
@@ -91,6 +101,8 @@ cdef CardRow _row_dummy
 cdef CardLog _log_dummy
 ROW_DTYPE = np.asarray(<CardRow[:1]>(&_row_dummy)).dtype
 LOG_DTYPE = np.asarray(<CardLog[:1]>(&_log_dummy)).dtype
+cdef CState _state_dummy
+STATE_DTYPE = np.asarray(<CState[:1]>(&_state_dummy)).dtype   # a snapshot's fields, by name
 
 # ---------------------------------------------------------------------------------------------
 # rules
@@ -523,6 +535,77 @@ cdef void redeal(CState *st, int seat, Draws *ds) noexcept nogil:
 # ---------------------------------------------------------------------------------------------
 # the Python face
 
+cdef int check_cstate(const CState *st) except -1:
+    """``ValueError`` naming the part, unless ``st`` is a state the kernel can act on: rules as
+    ``Cards()`` makes them; the seats, phase, turn, bonus and winner in range; markers within
+    the area of their lowest (RULES §5.4); hands and displays (their counts, masks and colours)
+    that agree, the displays either not dealt (a fresh game: nothing dealt at all) or of the
+    rules' size (the instant winner's one more); exactly ``COPIES`` cards of each type over
+    hands, displays, deck and discard pile (RULES §5.1). Every state the kernel makes passes;
+    ``Cards.restore`` and ``set_position`` (and the vector kernel) check with it what they are
+    given. (A ``Cards.__new__`` holds zeros, which fail here: it has no rules.)"""
+    cdef int seen[NCARD]           # (ints: 240 cards of a type must not wrap around to 4)
+    cdef uint8_t colours[NCOL]
+    cdef int p, t, c, i, n, low, top
+    cdef uint16_t mask
+    cdef bint dealt = False
+    if not 2 <= st.players <= MAXP or not 1 <= st.display_size <= 2:
+        raise ValueError(f"rules: {st.players} players, display size {st.display_size}")
+    if not 1 <= st.turn_cap <= 32000 or not 1 <= st.turns <= st.turn_cap:
+        raise ValueError(f"turn {st.turns} of turn cap {st.turn_cap} out of range")
+    if st.current >= st.players or st.phase > PH_OVER or st.bonus > NCOL:
+        raise ValueError(f"seat {st.current}, phase {st.phase} or bonus {st.bonus} out of range")
+    if st.truncated > 1 or (st.truncated or st.winner != NOBODY) and st.phase != PH_OVER:
+        raise ValueError("a winner or a truncation while the game goes on")
+    if st.winner != NOBODY and st.winner >= st.players:
+        raise ValueError(f"winner: no seat {st.winner}")
+    memset(seen, 0, sizeof(seen))
+    memset(colours, 0, sizeof(colours))
+    for p in range(MAXP):
+        top = 0
+        for c in range(NCOL):
+            top = st.marker[p][c] if st.marker[p][c] > top else top
+        low = lowest(st.marker[p])         # <= top: LIMIT[low] once top <= CAP
+        if top > (CAP if p < st.players else 0) or top > LIMIT[low]:
+            raise ValueError(f"markers of seat {p}: {top} beyond the limit of its lowest")
+        n = 0
+        mask = 0
+        for t in range(NCARD):
+            if st.hand[p][t] > COPIES:
+                raise ValueError(f"hand of seat {p}: {st.hand[p][t]} cards of type {t}")
+            n += st.hand[p][t]
+            seen[t] += st.hand[p][t]
+            mask |= (st.hand[p][t] > 0) << t
+        if n != st.hand_n[p] or mask != st.hand_mask[p] or n > (HAND if p < st.players else 0):
+            raise ValueError(f"hand of seat {p}: its count or mask disagrees, or too many cards")
+        if st.disp_n[p] > (MAXDISP if p < st.players else 0):
+            raise ValueError(f"display of seat {p}: {st.disp_n[p]} cards")
+        for i in range(st.disp_n[p]):
+            t = st.disp[p][i]
+            if t >= NCARD:
+                raise ValueError(f"display of seat {p}: card type {t}")
+            seen[t] += 1
+            colours[CARD_A[t]] += 1
+            colours[CARD_B[t]] += 1
+        dealt = dealt or n > 0 or st.disp_n[p] > 0
+    if memcmp(colours, st.on_display, NCOL):
+        raise ValueError("the colours on display disagree with the displays")
+    for p in range(st.players):
+        n = st.display_size + (p == st.winner)
+        if dealt and st.disp_n[p] != n:
+            raise ValueError(f"display of seat {p}: {st.disp_n[p]} cards, not {n}")
+    check_bag(&st.deck, NCARD, "deck")
+    check_bag(&st.discard, NCARD, "discard pile")
+    for i in range(st.deck.n):
+        seen[st.deck.item[i]] += 1
+    for i in range(st.discard.n):
+        seen[st.discard.item[i]] += 1
+    for t in range(NCARD):
+        if seen[t] != COPIES:
+            raise ValueError(f"{seen[t]} cards of type {t}, the game has {COPIES} (RULES §5.1)")
+    return 0
+
+
 cdef class Cards:
     """A card-game state with checked entry points (``genial.cards.CardGame`` is its face).
 
@@ -555,9 +638,17 @@ cdef class Cards:
         return (<char *>&self.st)[:sizeof(CState)]
 
     def restore(self, bytes data not None):
+        """Set the whole state from :meth:`snapshot` bytes, checked as ``check_cstate`` does
+        (``ValueError`` naming what is wrong; the state is then unchanged)."""
+        cdef CState work
         if len(data) != sizeof(CState):
             raise ValueError(f"a snapshot has {sizeof(CState)} bytes, got {len(data)}")
-        memcpy(&self.st, <char *>data, sizeof(CState))
+        memcpy(&work, <char *>data, sizeof(CState))
+        try:
+            check_cstate(&work)
+        except ValueError as exc:
+            raise ValueError(f"not a snapshot of a game: {exc}") from None
+        memcpy(&self.st, &work, sizeof(CState))
 
     @staticmethod
     def from_snapshot(bytes data not None):
@@ -680,6 +771,9 @@ cdef class Cards:
         return (f1 - m[first], s1 - m[second])
 
     def deal(self, bit_generator=None, script=None):
+        """Deal six cards to each hand, then the displays (RULES §5.2); ``ValueError`` if
+        anything is dealt already. Returns the card types drawn."""
+        _check_undealt(&self.st)
         return self._run(-1, bit_generator, script)
 
     def apply(self, int action, bit_generator=None, script=None):
@@ -687,7 +781,9 @@ cdef class Cards:
             raise ValueError(f"illegal action {action}")
         return self._run(action, bit_generator, script)
 
-    def _run(self, int action, bit_generator, script):
+    cdef object _run(self, int action, object bit_generator, object script):
+        """Deal (``action < 0``) or apply ``action`` (legal: the callers check) on a copy of
+        the state, kept only if every draw succeeded."""
         cdef CState work
         cdef Draws ds
         cdef uint8_t log[LOG_DRAWS]
@@ -697,14 +793,8 @@ cdef class Cards:
         ds.log = log
         ds.max_log = LOG_DRAWS
         if script is not None:
-            if len(script) > LOG_DRAWS:
-                raise ValueError("too many scripted draws")
-            for i in range(len(script)):
-                if not 0 <= script[i] < NCARD:
-                    raise ValueError(f"bad card type {script[i]}")
-                buf[i] = script[i]
+            ds.n_script = read_script(script, buf, LOG_DRAWS, NCARD, "card")
             ds.script = buf
-            ds.n_script = len(script)
         elif bit_generator is not None:
             ds.rng = bitgen_of(bit_generator)
         memcpy(&work, &self.st, sizeof(CState))
@@ -735,13 +825,17 @@ cdef class Cards:
         return apply_action(st, action, ds)
 
     def choose(self, str policy, object bit_generator, double epsilon=0.1):
+        if policy not in POLICIES:
+            raise ValueError(f"policy: one of {', '.join(POLICIES)}, got {policy[:40]!r}")
         cdef int pol = POLICIES[policy]
         cdef bitgen_t *rng = bitgen_of(bit_generator)
+        cdef CState work
         cdef int a
         if self.st.phase == PH_OVER:
             raise ValueError("the game is over")
+        memcpy(&work, &self.st, sizeof(CState))    # no other thread sees a state half changed
         with bit_generator.lock, nogil:
-            a = choose(&self.st, pol, epsilon, rng)
+            a = choose(&work, pol, epsilon, rng)
         return a
 
     def redeal(self, int view_seat, object bit_generator):
@@ -753,49 +847,84 @@ cdef class Cards:
         RULES §5.5). Markers, displays, turn, phase and bonus stay, and so does ``view_seat``'s
         hand."""
         cdef Draws ds
+        cdef CState work
         cdef bitgen_t *rng = bitgen_of(bit_generator)
         if not 0 <= view_seat < self.st.players:
             raise ValueError(f"no seat {view_seat}")
         memset(&ds, 0, sizeof(Draws))
         ds.rng = rng
+        memcpy(&work, &self.st, sizeof(CState))    # changed without the GIL: a copy, kept
         with bit_generator.lock, nogil:
-            redeal(&self.st, view_seat, &ds)
+            redeal(&work, view_seat, &ds)
+        memcpy(&self.st, &work, sizeof(CState))
 
     def set_position(self, markers, hands, displays, deck, discard, int current, int phase,
                      int bonus, int turns, winner, bint truncated, stats=None):
-        """Replace the whole state (the caller, ``genial.cards.notation``, checked it)."""
-        cdef CState *st = &self.st
+        """Replace the whole state under the same rules: six markers, a hand (card type ids)
+        and a display (oldest first) per seat, the deck's and the discard pile's counts per
+        card type. ``genial.cards.notation`` checks what a position means by the rules; this
+        checks every value the kernel relies on (``ValueError`` naming it, ``check_cstate``)
+        and leaves the state unchanged on error. ``stats`` is not read (they restart at 0)."""
+        cdef CState work
+        cdef CState *st = &work
         cdef uint8_t counts[NCARD]
-        cdef int p, c, i
+        cdef int p, c, i, t
+        cdef list row
+        memcpy(&work, &self.st, sizeof(CState))
+        if not 2 <= st.players <= MAXP:
+            raise ValueError("this Cards has no rules (made with Cards.__new__)")
         memset(st.on_display, 0, sizeof(st.on_display))
         for p in range(st.players):
+            row = list(markers[p])
+            if len(row) != NCOL:
+                raise ValueError(f"markers of seat {p}: {NCOL} expected")
             for c in range(NCOL):
-                st.marker[p][c] = markers[p][c]
+                st.marker[p][c] = small_int(row[c], 0, CAP, f"markers of seat {p}")
             st.hand_n[p] = 0
             st.hand_mask[p] = 0
             for i in range(NCARD):
                 st.hand[p][i] = 0
-            for i in range(len(hands[p])):
-                hand_add(st, p, hands[p][i])
+            row = list(hands[p])
+            if len(row) > HAND:
+                raise ValueError(f"hand of seat {p}: {len(row)} cards, at most {HAND}")
+            for i in range(len(row)):
+                hand_add(st, p, small_int(row[i], 0, NCARD - 1, f"hand of seat {p}: a card"))
             st.disp_n[p] = 0
-            for i in range(len(displays[p])):
-                display_add(st, p, displays[p][i])
+            row = list(displays[p])
+            if len(row) > MAXDISP:
+                raise ValueError(f"display of seat {p}: {len(row)} cards, at most {MAXDISP}")
+            for i in range(len(row)):
+                display_add(st, p, small_int(row[i], 0, NCARD - 1,
+                                             f"display of seat {p}: a card"))
             st.plays[p] = 0
             st.bonus_turns[p] = 0
             st.swaps[p] = 0
-        for i in range(NCARD):
-            counts[i] = deck[i]
-        bag_fill(&st.deck, counts, NCARD)
-        for i in range(NCARD):
-            counts[i] = discard[i]
-        bag_fill(&st.discard, counts, NCARD)
-        st.current = current
-        st.phase = phase
-        st.bonus = bonus
-        st.turns = turns
-        st.winner = NOBODY if winner is None else winner
+        for what, source, bag in (("deck", deck, 0), ("discard pile", discard, 1)):
+            row = list(source)
+            if len(row) != NCARD:
+                raise ValueError(f"{what}: {NCARD} counts expected")
+            for i in range(NCARD):
+                counts[i] = small_int(row[i], 0, COPIES, f"{what}: a count")
+            bag_fill(&st.discard if bag else &st.deck, counts, NCARD)
+        st.current = small_int(current, 0, st.players - 1, "current: a seat")
+        st.phase = small_int(phase, 0, PH_OVER, "phase")
+        st.bonus = small_int(bonus, 0, NCOL, "bonus")
+        st.turns = small_int(turns, 1, st.turn_cap, "turns")
+        st.winner = NOBODY if winner is None else small_int(winner, 0, st.players - 1, "winner")
         st.truncated = truncated
         st.reshuffles = 0
+        check_cstate(&work)
+        memcpy(&self.st, &work, sizeof(CState))
+
+
+cdef int _check_undealt(const CState *st) except -1:
+    """``ValueError`` unless nothing is dealt (the deal fills the displays: a second one would
+    overfill them)."""
+    cdef int p
+    for p in range(MAXP):
+        if st.hand_n[p] or st.disp_n[p]:
+            raise ValueError("the cards are already dealt")
+    return 0
 
 
 # ---------------------------------------------------------------------------------------------
@@ -809,8 +938,9 @@ cdef int play_game(CState *st, const uint8_t *pol, const double *eps, bitgen_t *
     The ``n_forced`` forced actions are made, in order, at the next decision of their seat of
     their kind: a play at a play (bonus turns included), swap or keep at a swap decision.
     Returns 1 if the game stopped with no legal move, 2 if a forced action was not legal at
-    its decision (the game is then stopped there), else 0."""
-    cdef int a, before, f = 0
+    its decision (the game is then stopped there), else 0. The log is written, never read (the
+    caller's memory)."""
+    cdef int a, before, f = 0, moves = 0
     while st.phase != PH_OVER:
         if (f < n_forced and st.current == forced_seat[f]
                 and (forced_action[f] >= A_SWAP) == (st.phase == PH_SWAP)):
@@ -827,10 +957,11 @@ cdef int play_game(CState *st, const uint8_t *pol, const double *eps, bitgen_t *
         before = ds.n_log
         apply_action(st, a, ds)
         if log != NULL:
-            if log.n_moves < LOG_MOVES:
-                log.moves[log.n_moves] = a
-                log.counts[log.n_moves] = ds.n_log - before
-                log.n_moves += 1
+            if moves < LOG_MOVES:
+                log.moves[moves] = a
+                log.counts[moves] = ds.n_log - before
+                moves += 1
+                log.n_moves = moves
             else:
                 log.overflow = 1
     return 0
@@ -885,79 +1016,57 @@ def run_chunk(Cards start not None, object chance, object policy, bint deal_firs
     cdef bitgen_t *prng = bitgen_of(policy)
     cdef CState base
     cdef Pool pool
-    cdef int n_forced = 0
-    cdef const int16_t *fseat = NULL
     cdef const int16_t *fact = NULL
-    cdef const int16_t *each = NULL
+    cdef uint8_t codes[MAXP]
+    cdef double eps[MAXP]
+    cdef Forced forced
     if chance is policy:
         raise ValueError("the chance and policy streams must be two bit generators")
-    if policies.shape[0] < players or epsilons.shape[0] < players:
-        raise ValueError("one policy and one epsilon per seat are needed")
-    for i in range(players):
-        if policies[i] > 2:
-            raise ValueError(f"unknown policy code {policies[i]}")
+    if not 2 <= players <= MAXP:
+        raise ValueError("start: this Cards has no rules (made with Cards.__new__)")
+    read_policies(policies, epsilons, players, 2, codes, eps)
     if logs is not None and logs.shape[0] != n:
         raise ValueError("one log per row")
-    if forced_seats is not None and forced_seats.shape[0] > 0:
-        if forced_actions is None or forced_actions.shape[0] != forced_seats.shape[0]:
-            raise ValueError("one forced action per forced seat")
-        n_forced = forced_seats.shape[0]
-        for i in range(n_forced):
-            if not 0 <= forced_seats[i] < players:
-                raise ValueError(f"forced_seats: no seat {forced_seats[i]}")
-            if not 0 <= forced_actions[i] < A_SIZE:
-                raise ValueError(f"forced_actions: no action {forced_actions[i]}")
-        fseat = &forced_seats[0]
-        fact = &forced_actions[0]
-    if forced_each is not None and n > 0:
-        if n_forced != 1 or forced_each.shape[0] != n:
-            raise ValueError("forced_each: one forced seat, and one action per row")
-        for g in range(n):
-            if not 0 <= forced_each[g] < A_SIZE:
-                raise ValueError(f"forced_each: no action {forced_each[g]}")
-        each = &forced_each[0]
-    if not -1 <= view_seat < players:
-        raise ValueError(f"view_seat: no seat {view_seat} in a {players}-player game")
-    if view_seat >= 0:
-        if logs is not None:
-            raise ValueError("view_seat: determinised games have no records")
-        for i in range(n_forced):
-            if fseat[i] != view_seat:
-                raise ValueError("view_seat: only that seat's actions may be forced")
+    if deal_first:
+        _check_undealt(&start.st)
     memcpy(&base, &start.st, sizeof(CState))
     bag_sort(&base.deck)
     bag_sort(&base.discard)
-    if view_seat >= 0 and not deal_first:
-        pool_of(&base, view_seat, &pool)
-    with chance.lock, policy.lock, nogil:
-        for g in range(n):
-            memset(&ds, 0, sizeof(Draws))
-            ds.rng = rng
-            if view_seat >= 0 and not deal_first:
-                determinise(&st, &pool, &ds)   # the start, redealt from its unseen pool
-            else:
-                memcpy(&st, &base, sizeof(CState))
-            if logs is not None:
-                log = &logs[g]
-                log.n_moves = 0
-                log.n_draws = 0
-                log.overflow = 0
-                ds.log = &log.draws[0]
-                ds.max_log = LOG_DRAWS
-            if deal_first:
-                deal(&st, &ds)
-                if view_seat >= 0:
-                    redeal(&st, view_seat, &ds)
-            if each != NULL:
-                fact = each + g
-            rc = play_game(&st, &policies[0], &epsilons[0], prng, &ds, log, fseat, fact,
-                           n_forced)
-            if rc == 2 and bad < 0:
-                bad = g
-            write_row(&st, &rows[g])
-            if log != NULL:
-                log.n_draws = ds.n_log
-                if ds.error == DRAW_LOG_FULL:
-                    log.overflow = 1
-    if bad >= 0:
-        raise ValueError(f"a forced action is not legal at its decision (game {bad})")
+    read_forced(&forced, forced_seats, forced_actions, forced_each, n, players, A_SIZE,
+                view_seat, logs is not None)
+    try:
+        fact = forced.action
+        if view_seat >= 0 and not deal_first:
+            pool_of(&base, view_seat, &pool)
+        with chance.lock, policy.lock, nogil:
+            for g in range(n):
+                memset(&ds, 0, sizeof(Draws))
+                ds.rng = rng
+                if view_seat >= 0 and not deal_first:
+                    determinise(&st, &pool, &ds)   # the start, redealt from its unseen pool
+                else:
+                    memcpy(&st, &base, sizeof(CState))
+                if logs is not None:
+                    log = &logs[g]
+                    log.n_moves = 0
+                    log.n_draws = 0
+                    log.overflow = 0
+                    ds.log = &log.draws[0]
+                    ds.max_log = LOG_DRAWS
+                if deal_first:
+                    deal(&st, &ds)
+                    if view_seat >= 0:
+                        redeal(&st, view_seat, &ds)
+                if forced.each != NULL:
+                    fact = forced.each + g
+                rc = play_game(&st, codes, eps, prng, &ds, log, forced.seat, fact, forced.n)
+                if rc == 2 and bad < 0:
+                    bad = g
+                write_row(&st, &rows[g])
+                if log != NULL:
+                    log.n_draws = ds.n_log
+                    if ds.error == DRAW_LOG_FULL:
+                        log.overflow = 1
+    finally:
+        free_forced(&forced)
+    refuse_forced(bad)

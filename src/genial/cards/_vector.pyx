@@ -20,10 +20,11 @@ hand's card types, each either way round (bits ``2 t`` and ``2 t + 1``), or swap
 """
 
 from libc.stdint cimport int8_t, int16_t, int32_t, uint8_t, uint16_t, uint32_t, uint64_t
-from libc.stdlib cimport calloc, free
+from libc.stdlib cimport calloc, free, malloc
 from libc.string cimport memcpy, memset
 from numpy.random cimport bitgen_t
 
+from genial._checks cimport claim, copy_actions, owned_array, read_step_outputs, release
 from genial._common cimport BAG_CAP, DRAW_OK, Bag, Draws, bag_sort, common_init, popcount64
 from genial._pcg cimport (
     PCG_MAX_POOL,
@@ -46,6 +47,7 @@ from genial.cards._kernel cimport (
     Cards,
     CState,
     apply_action,
+    check_cstate,
     choose_random,
     deal,
     is_legal,
@@ -58,6 +60,7 @@ cdef enum:
     MODE_NONE = 0
     MODE_PACKED = 1
     MODE_BOOL = 2
+    MAX_PREFIX = 4096           # seed words a root may have before a child's key
     NO_CARD = 255               # an empty display slot (never at a decision after a deal)
 
 cdef uint64_t POLICY_WORD = 4294967296ULL   # genial.seeds.POLICY_STREAM: the samplers' first key
@@ -92,6 +95,12 @@ cdef struct Env:
     uint8_t deck_counts[NCARD]  # the deck's contents by card type (kept through every step)
 
 ENV_BYTES = sizeof(Env)
+cdef Env _env_dummy
+ENV_FIELDS = {      # byte offsets in an env of a snapshot (its CState first: STATE_DTYPE)
+    "st": 0,
+    "deck_counts": <Py_ssize_t>(<char *>&_env_dummy.deck_counts - <char *>&_env_dummy),
+    "chance": <Py_ssize_t>(<char *>&_env_dummy.chance - <char *>&_env_dummy),
+}
 
 
 cdef inline void fill_deck(Bag *deck, const uint8_t *counts) noexcept nogil:
@@ -138,11 +147,14 @@ cdef inline uint32_t mask_bits(CState *st) noexcept nogil:
 cdef class Kernel:
     """``n`` card games under the rules of ``base`` (a fresh ``Cards``: every card in the deck,
     nobody dealt), their outputs in the numpy arrays of ``arrays`` (made here, written in place
-    by every call).
+    by every call; their memory is the kernel's, so no Python code can free or resize it under
+    the kernel).
 
     ``mode``: 0 no masks, 1 one ``uint32`` per env (bit ``a`` for action ``a``), 2 bool masks.
     ``max_turns``: a game still running when its turn counter passes it is truncated (0: never;
-    the rules' turn cap truncates as in ``CardGame``). Call ``seed`` then ``start`` first.
+    the rules' turn cap truncates as in ``CardGame``). Call ``seed`` then ``start`` first. One
+    thread at a time may call the kernel (another gets ``RuntimeError``); ``step`` checks and
+    applies its own copy of the actions, whatever the caller's array does meanwhile.
     """
 
     cdef Env *envs
@@ -151,7 +163,11 @@ cdef class Kernel:
     cdef int players, display_size, mode, max_turns
     cdef int pool_size, nprefix
     cdef uint32_t *prefix
-    cdef readonly dict arrays
+    cdef int32_t *acts              # the last step's actions: the kernel's copy
+    cdef bint busy                  # a thread is in a method (``claim``)
+    cdef bint started               # ``start`` (or ``restore``) has made every env a game
+    cdef dict _arrays
+    cdef list _keep                 # the memory of the arrays
     cdef uint8_t *o_hand
     cdef uint8_t *o_hand_sizes
     cdef uint8_t *o_displays
@@ -175,18 +191,21 @@ cdef class Kernel:
 
     def __cinit__(self, Cards base not None, Py_ssize_t n, int mode, int max_turns):
         cdef Py_ssize_t i
-        cdef int p
+        cdef int p, c
+        cdef uint8_t *ptr
         if n < 1:
             raise ValueError("at least one environment")
         if mode not in (MODE_NONE, MODE_PACKED, MODE_BOOL):
             raise ValueError(f"bad mask mode {mode}")
         memcpy(&self.base, &base.st, sizeof(CState))
-        if (self.base.phase != PH_PLAY or self.base.turns != 1
-                or self.base.deck.n != NCARD * COPIES or self.base.discard.n != 0):
+        check_cstate(&self.base)
+        if (self.base.phase != PH_PLAY or self.base.turns != 1 or self.base.current != 0
+                or self.base.bonus != 0 or self.base.deck.n != NCARD * COPIES):
             raise ValueError("the base state must be a fresh game (nobody dealt)")
         for p in range(self.base.players):
-            if self.base.hand_n[p] or self.base.disp_n[p]:
-                raise ValueError("the base state must be a fresh game (nobody dealt)")
+            for c in range(NCOL):
+                if self.base.marker[p][c]:
+                    raise ValueError("the base state must be a fresh game (nobody dealt)")
         bag_sort(&self.base.deck)
         self.n = n
         self.players = self.base.players
@@ -195,63 +214,75 @@ cdef class Kernel:
         self.max_turns = max_turns if max_turns > 0 else 0
         self.fault = -1
         self.envs = <Env *>calloc(n, sizeof(Env))
+        self.acts = <int32_t *>calloc(n, sizeof(int32_t))
         self.prefix = NULL
         self.nprefix = 0
         self.pool_size = 0
-        if self.envs == NULL:
+        if self.envs == NULL or self.acts == NULL:
             raise MemoryError()
         for i in range(n):
             bitgen_init(&self.envs[i].chance_bg, &self.envs[i].chance)
             bitgen_init(&self.envs[i].policy_bg, &self.envs[i].policy)
         players = self.players
-        a = {
-            "hand": np.zeros((n, NCARD), dtype=np.uint8),
-            "hand_sizes": np.zeros((n, players), dtype=np.uint8),
-            "displays": np.zeros((n, players, self.display_size), dtype=np.uint8),
-            "display_colours": np.zeros((n, NCOL), dtype=np.uint8),
-            "markers": np.zeros((n, players, NCOL), dtype=np.uint8),
-            "deck_size": np.zeros(n, dtype=np.uint8),
-            "discard_size": np.zeros(n, dtype=np.uint8),
-            "phase": np.zeros(n, dtype=np.uint8),
-            "bonus": np.zeros(n, dtype=np.uint8),
-            "turn": np.zeros(n, dtype=np.uint16),
-            "current_player": np.zeros(n, dtype=np.int8),
-            "legal_counts": np.zeros(n, dtype=np.int32),
-            "rewards": np.zeros((n, players), dtype=np.float32),
-            "terminated": np.zeros(n, dtype=np.bool_),
-            "truncated": np.zeros(n, dtype=np.bool_),
-            "final_scores": np.zeros((n, players, NCOL), dtype=np.uint8),
-            "final_ranks": np.zeros((n, players), dtype=np.int8),
-            "episode": np.zeros(n, dtype=np.uint64),
+        shapes = {
+            "hand": ((n, NCARD), np.uint8),
+            "hand_sizes": ((n, players), np.uint8),
+            "displays": ((n, players, self.display_size), np.uint8),
+            "display_colours": ((n, NCOL), np.uint8),
+            "markers": ((n, players, NCOL), np.uint8),
+            "deck_size": ((n,), np.uint8),
+            "discard_size": ((n,), np.uint8),
+            "phase": ((n,), np.uint8),
+            "bonus": ((n,), np.uint8),
+            "turn": ((n,), np.uint16),
+            "current_player": ((n,), np.int8),
+            "legal_counts": ((n,), np.int32),
+            "rewards": ((n, players), np.float32),
+            "terminated": ((n,), np.bool_),
+            "truncated": ((n,), np.bool_),
+            "final_scores": ((n, players, NCOL), np.uint8),
+            "final_ranks": ((n, players), np.int8),
+            "episode": ((n,), np.uint64),
         }
         if mode == MODE_PACKED:
-            a["masks"] = np.zeros(n, dtype=np.uint32)
+            shapes["masks"] = ((n,), np.uint32)
         elif mode == MODE_BOOL:
-            a["masks"] = np.zeros((n, A_SIZE), dtype=np.bool_)
-        self.arrays = a
-        self.o_hand = _ptr8(a["hand"])
-        self.o_hand_sizes = _ptr8(a["hand_sizes"])
-        self.o_displays = _ptr8(a["displays"])
-        self.o_colours = _ptr8(a["display_colours"])
-        self.o_markers = _ptr8(a["markers"])
-        self.o_deck = _ptr8(a["deck_size"])
-        self.o_discard = _ptr8(a["discard_size"])
-        self.o_phase = _ptr8(a["phase"])
-        self.o_bonus = _ptr8(a["bonus"])
-        self.o_turn = <uint16_t *>_ptr8(a["turn"])
-        self.o_current = <int8_t *>_ptr8(a["current_player"])
-        self.o_counts = <int32_t *>_ptr8(a["legal_counts"])
-        self.o_rewards = <float *>_ptr8(a["rewards"])
-        self.o_terminated = _ptr8(a["terminated"])
-        self.o_truncated = _ptr8(a["truncated"])
-        self.o_final_scores = _ptr8(a["final_scores"])
-        self.o_final_ranks = <int8_t *>_ptr8(a["final_ranks"])
-        self.o_episode = <uint64_t *>_ptr8(a["episode"])
-        self.o_mask = _ptr8(a["masks"]) if mode != MODE_NONE else NULL
+            shapes["masks"] = ((n, A_SIZE), np.bool_)
+        self._keep = []
+        self._arrays = {}
+        pointers = {}
+        for name, (shape, dtype) in shapes.items():
+            self._arrays[name] = owned_array(self._keep, shape, dtype, &ptr)
+            pointers[name] = <Py_ssize_t>ptr
+        self.o_hand = <uint8_t *><Py_ssize_t>pointers["hand"]
+        self.o_hand_sizes = <uint8_t *><Py_ssize_t>pointers["hand_sizes"]
+        self.o_displays = <uint8_t *><Py_ssize_t>pointers["displays"]
+        self.o_colours = <uint8_t *><Py_ssize_t>pointers["display_colours"]
+        self.o_markers = <uint8_t *><Py_ssize_t>pointers["markers"]
+        self.o_deck = <uint8_t *><Py_ssize_t>pointers["deck_size"]
+        self.o_discard = <uint8_t *><Py_ssize_t>pointers["discard_size"]
+        self.o_phase = <uint8_t *><Py_ssize_t>pointers["phase"]
+        self.o_bonus = <uint8_t *><Py_ssize_t>pointers["bonus"]
+        self.o_turn = <uint16_t *><Py_ssize_t>pointers["turn"]
+        self.o_current = <int8_t *><Py_ssize_t>pointers["current_player"]
+        self.o_counts = <int32_t *><Py_ssize_t>pointers["legal_counts"]
+        self.o_rewards = <float *><Py_ssize_t>pointers["rewards"]
+        self.o_terminated = <uint8_t *><Py_ssize_t>pointers["terminated"]
+        self.o_truncated = <uint8_t *><Py_ssize_t>pointers["truncated"]
+        self.o_final_scores = <uint8_t *><Py_ssize_t>pointers["final_scores"]
+        self.o_final_ranks = <int8_t *><Py_ssize_t>pointers["final_ranks"]
+        self.o_episode = <uint64_t *><Py_ssize_t>pointers["episode"]
+        self.o_mask = <uint8_t *><Py_ssize_t>pointers["masks"] if mode != MODE_NONE else NULL
 
     def __dealloc__(self):
         free(self.envs)
+        free(self.acts)
         free(self.prefix)
+
+    @property
+    def arrays(self):
+        """The output arrays by name (a new dict of the kernel's arrays)."""
+        return dict(self._arrays)
 
     # -- seeding ---------------------------------------------------------------------------------
     def seed(self, const uint32_t[::1] prefix not None, int pool_size):
@@ -259,9 +290,23 @@ cdef class Kernel:
         key words, is ``prefix`` (run entropy padded to ``pool_size``, then the root's spawn key
         words); reseeds every sampler. The episodes restart at 0 with the next ``start``."""
         cdef Py_ssize_t i
+        claim(&self.busy)
+        try:
+            self._set_prefix(prefix, pool_size)
+            with nogil:
+                for i in range(self.n):
+                    seed_child(&self.envs[i].policy, self.prefix, self.nprefix, self.pool_size,
+                               POLICY_WORD, i)
+        finally:
+            release(&self.busy)
+
+    cdef int _set_prefix(self, const uint32_t[::1] prefix, int pool_size) except -1:
+        cdef Py_ssize_t i
         cdef uint32_t *words
         if not 4 <= pool_size <= PCG_MAX_POOL:
             raise ValueError(f"pool_size must be in 4..{PCG_MAX_POOL}")
+        if prefix.shape[0] > MAX_PREFIX:
+            raise ValueError(f"prefix: at most {MAX_PREFIX} words, got {prefix.shape[0]}")
         words = <uint32_t *>calloc(prefix.shape[0] + 1, sizeof(uint32_t))
         if words == NULL:
             raise MemoryError()
@@ -269,27 +314,33 @@ cdef class Kernel:
             words[i] = prefix[i]
         free(self.prefix)
         self.prefix = words
-        self.nprefix = prefix.shape[0]
+        self.nprefix = <int>prefix.shape[0]
         self.pool_size = pool_size
-        with nogil:
-            for i in range(self.n):
-                seed_child(&self.envs[i].policy, self.prefix, self.nprefix, self.pool_size,
-                           POLICY_WORD, i)
+        return 0
 
     def pool(self, uint64_t x, uint64_t y):
         """The SeedSequence pool of ``child_seed(root, x, y)`` (to check against numpy's)."""
         cdef uint32_t key[4]
         cdef uint32_t pool[PCG_MAX_POOL]
         cdef int nk
-        self._check_seeded()
-        nk = int_words(x, key)
-        nk += int_words(y, key + nk)
-        seed_pool(self.prefix, self.nprefix, key, nk, pool, self.pool_size)
-        return [pool[i] for i in range(self.pool_size)]
+        claim(&self.busy)
+        try:
+            self._check_seeded()
+            nk = int_words(x, key)
+            nk += int_words(y, key + nk)
+            seed_pool(self.prefix, self.nprefix, key, nk, pool, self.pool_size)
+            return [pool[i] for i in range(self.pool_size)]
+        finally:
+            release(&self.busy)
 
     cdef int _check_seeded(self) except -1:
         if self.prefix == NULL:
             raise ValueError("the kernel is not seeded")
+        return 0
+
+    cdef int _check_started(self) except -1:
+        if not self.started:
+            raise ValueError("the kernel's games are not started (start first)")
         return 0
 
     # -- episodes --------------------------------------------------------------------------------
@@ -297,12 +348,17 @@ cdef class Kernel:
         """Start a new game in every env: episode 0 if ``fresh`` (after ``seed``), else each
         env's next episode. Clears rewards and flags, writes every observation."""
         cdef Py_ssize_t i
-        self._check_seeded()
-        with nogil:
-            for i in range(self.n):
-                self.new_game(i, 0 if fresh else self.envs[i].episode + 1)
-                self.clear_step(i)
-                self.write_obs(i)
+        claim(&self.busy)
+        try:
+            self._check_seeded()
+            with nogil:
+                for i in range(self.n):
+                    self.new_game(i, 0 if fresh else self.envs[i].episode + 1)
+                    self.clear_step(i)
+                    self.write_obs(i)
+            self.started = True
+        finally:
+            release(&self.busy)
 
     cdef void new_game(self, Py_ssize_t i, uint64_t episode) noexcept nogil:
         """Deal env ``i``'s game ``episode`` as ``CardGame(rules, seed=child_seed(root, i,
@@ -386,31 +442,37 @@ cdef class Kernel:
             memcpy(dst + 24, EXPAND[bits >> 24], 8)
 
     # -- stepping --------------------------------------------------------------------------------
-    def check(self, const int32_t[::1] actions not None):
-        """The first env whose action is not legal, or -1 (nothing is changed)."""
-        cdef Py_ssize_t i, bad = -1
-        if actions.shape[0] != self.n:
-            raise ValueError("one action per env")
-        with nogil:
-            for i in range(self.n):
-                if not is_legal(&self.envs[i].st, actions[i]):
-                    bad = i
-                    break
-        return bad
-
     def step(self, const int32_t[::1] actions not None):
-        """Apply one action per env, all legal (``check`` first): finished games are scored and
-        restarted, then every observation is written."""
-        cdef Py_ssize_t i
-        if actions.shape[0] != self.n:
-            raise ValueError("one action per env")
-        self._check_seeded()
-        self.fault = -1
-        with nogil:
-            for i in range(self.n):
-                self.step_one(i, actions[i])
+        """Copy the actions (one per env) into the kernel, check the copy: if every action is
+        legal, apply them (finished games are scored and restarted, then every observation is
+        written) and return -1; else return the first env whose action is not legal, with
+        nothing changed. Only the copy is read after the check (``last_actions``)."""
+        cdef Py_ssize_t i, bad = -1
+        claim(&self.busy)
+        try:
+            self._check_started()
+            copy_actions(self.acts, actions, self.n)
+            self.fault = -1
+            with nogil:
+                for i in range(self.n):
+                    if not is_legal(&self.envs[i].st, self.acts[i]):
+                        bad = i
+                        break
+                if bad < 0:
+                    for i in range(self.n):
+                        self.step_one(i, self.acts[i])
+        finally:
+            release(&self.busy)
         if self.fault >= 0:
             raise RuntimeError(f"env {self.fault}: drawing from the deck failed")
+        return bad
+
+    def last_actions(self):
+        """A copy of the actions the last ``step`` read (applied, or refused whole)."""
+        out = np.empty(self.n, dtype=np.int32)
+        cdef int32_t[::1] view = out
+        memcpy(&view[0], self.acts, self.n * sizeof(int32_t))
+        return out
 
     cdef void step_one(self, Py_ssize_t i, int a) noexcept nogil:
         cdef Env *e = &self.envs[i]
@@ -442,7 +504,7 @@ cdef class Kernel:
             self.finish(i, True)
             self.new_game(i, e.episode + 1)
         self.write_obs(i)
-        if self.o_counts[i] == 0:          # nothing playable: impossible after a deal (60 cards
+        if mask_bits(st) == 0:             # nothing playable: impossible after a deal (60 cards
             self.finish(i, True)           # always refill a hand); truncated, never stuck
             self.new_game(i, e.episode + 1)
             self.write_obs(i)
@@ -453,13 +515,18 @@ cdef class Kernel:
         cdef Py_ssize_t i
         if out.shape[0] != self.n:
             raise ValueError("one action per env")
-        self._check_seeded()
-        with nogil:
-            for i in range(self.n):
-                out[i] = choose_random(&self.envs[i].st, &self.envs[i].policy_bg)
+        claim(&self.busy)
+        try:
+            self._check_started()
+            with nogil:
+                for i in range(self.n):
+                    out[i] = choose_random(&self.envs[i].st, &self.envs[i].policy_bg)
+        finally:
+            release(&self.busy)
 
     # -- reading ---------------------------------------------------------------------------------
     cdef int _check_env(self, Py_ssize_t i) except -1:
+        self._check_started()
         if not 0 <= i < self.n:
             raise IndexError(f"no env {i}")
         return 0
@@ -467,39 +534,101 @@ cdef class Kernel:
     def snapshot(self):
         """Everything the kernel holds, as ``(envs, prefix, pool_size, arrays)`` (for pickling):
         the envs' bytes, the seed words and copies of the output arrays."""
-        envs = (<char *>self.envs)[:self.n * sizeof(Env)]
-        prefix = np.array([self.prefix[i] for i in range(self.nprefix)], dtype=np.uint32)
-        return envs, prefix, self.pool_size, {k: v.copy() for k, v in self.arrays.items()}
+        claim(&self.busy)
+        try:
+            self._check_started()
+            envs = (<char *>self.envs)[:self.n * sizeof(Env)]
+            prefix = np.array([self.prefix[i] for i in range(self.nprefix)], dtype=np.uint32)
+            return envs, prefix, self.pool_size, {k: v.copy() for k, v in self._arrays.items()}
+        finally:
+            release(&self.busy)
 
     def restore(self, bytes envs not None, const uint32_t[::1] prefix not None, int pool_size,
                 dict arrays not None):
-        """Set everything from ``snapshot``'s parts (the same rules, size and mode)."""
+        """Set everything from ``snapshot``'s parts (the same rules, size and mode), checked
+        as if typed by hand: every env must hold a game of these rules at a decision
+        (``check_cstate``) with streams numpy could have made; ``ValueError`` naming the env
+        otherwise, and nothing changes. What the envs determine (their deck counts,
+        observations and masks) is computed again, not read; only the last step's outputs
+        (rewards, flags, final scores and ranks) are taken from ``arrays``."""
         cdef Py_ssize_t i
-        if len(envs) != <Py_ssize_t>(self.n * sizeof(Env)) or set(arrays) != set(self.arrays):
-            raise ValueError("a snapshot of another kernel")
-        for name, array in arrays.items():
-            if array.shape != self.arrays[name].shape or array.dtype != self.arrays[name].dtype:
-                raise ValueError(f"a snapshot of another kernel ({name})")
-        self.seed(prefix, pool_size)
-        memcpy(self.envs, <char *>envs, self.n * sizeof(Env))
-        for i in range(self.n):            # the streams' pointers are this kernel's
-            bitgen_init(&self.envs[i].chance_bg, &self.envs[i].chance)
-            bitgen_init(&self.envs[i].policy_bg, &self.envs[i].policy)
-        for name, array in arrays.items():
-            self.arrays[name][...] = array
+        cdef Env *work = NULL
+        claim(&self.busy)
+        try:
+            outputs = read_step_outputs(arrays, self._arrays)
+            if len(envs) != <Py_ssize_t>(self.n * sizeof(Env)):
+                raise ValueError("a snapshot of another kernel (its size)")
+            if not 4 <= pool_size <= PCG_MAX_POOL or prefix.shape[0] > MAX_PREFIX:
+                raise ValueError("a snapshot of another kernel (its seed)")
+            work = <Env *>malloc(self.n * sizeof(Env))
+            if work == NULL:
+                raise MemoryError()
+            memcpy(work, <char *>envs, self.n * sizeof(Env))
+            for i in range(self.n):
+                self._check_restored(&work[i], i)
+            self._set_prefix(prefix, pool_size)
+            memcpy(self.envs, work, self.n * sizeof(Env))
+            for i in range(self.n):
+                self._rebuild(i)
+            for name, value in outputs.items():
+                self._arrays[name][...] = value
+            self.started = True
+        finally:
+            free(work)
+            release(&self.busy)
+
+    cdef int _check_restored(self, Env *e, Py_ssize_t i) except -1:
+        """``ValueError`` unless ``e`` (a copy) holds a game this kernel could be playing: a
+        state ``check_cstate`` accepts, under the base's rules, dealt, at a decision; its
+        streams PCG64's."""
+        try:
+            check_cstate(&e.st)
+        except ValueError as exc:
+            raise ValueError(f"env {i}: {exc}") from None
+        if (e.st.players != self.base.players or e.st.display_size != self.base.display_size
+                or e.st.turn_cap != self.base.turn_cap):
+            raise ValueError(f"env {i}: a game under other rules")
+        if e.st.phase == PH_OVER or mask_bits(&e.st) == 0:
+            raise ValueError(f"env {i}: no decision is due")
+        if (not e.chance.inc_lo & 1 or not e.policy.inc_lo & 1 or e.chance.has_uint32 > 1
+                or e.policy.has_uint32 > 1):
+            raise ValueError(f"env {i}: not a PCG64 stream")
+        return 0
+
+    cdef void _rebuild(self, Py_ssize_t i) noexcept:
+        """Compute what env ``i``'s state determines: its stream pointers, deck counts,
+        observations and mask."""
+        cdef Env *e = &self.envs[i]
+        bitgen_init(&e.chance_bg, &e.chance)
+        bitgen_init(&e.policy_bg, &e.policy)
+        count_deck(e)
+        e.dirty = 1
+        self.o_episode[i] = e.episode
+        self.write_obs(i)
 
     def core(self, Py_ssize_t i):
         """A copy of env ``i``'s kernel state, as a ``Cards``."""
         cdef Cards out = Cards.__new__(Cards)
-        self._check_env(i)
-        memcpy(&out.st, &self.envs[i].st, sizeof(CState))
-        return out
+        claim(&self.busy)
+        try:
+            self._check_env(i)
+            memcpy(&out.st, &self.envs[i].st, sizeof(CState))
+            return out
+        finally:
+            release(&self.busy)
 
     def stream_state(self, Py_ssize_t i, bint policy=False):
         """Env ``i``'s chance (or sampler) stream as ``numpy.random.PCG64().state`` writes it."""
-        cdef genial_pcg *g
-        self._check_env(i)
-        g = &self.envs[i].policy if policy else &self.envs[i].chance
+        cdef genial_pcg g
+        claim(&self.busy)
+        try:
+            self._check_env(i)
+            if policy:
+                g = self.envs[i].policy
+            else:
+                g = self.envs[i].chance
+        finally:
+            release(&self.busy)
         return {
             "bit_generator": "PCG64",
             "state": {
@@ -509,8 +638,3 @@ cdef class Kernel:
             "has_uint32": int(g.has_uint32),
             "uinteger": int(g.uinteger),
         }
-
-
-cdef uint8_t *_ptr8(object array):
-    cdef uint8_t[::1] flat = array.reshape(-1).view(np.uint8)
-    return &flat[0]
