@@ -5,6 +5,7 @@ there, and the child would run another installed copy)."""
 from __future__ import annotations
 
 import os
+import signal
 import site
 import subprocess
 import sys
@@ -26,6 +27,13 @@ def genial_env() -> dict[str, str]:
     return {**os.environ, "PYTHONPATH": os.pathsep.join(paths)}
 
 
+def _interruptible() -> None:  # pragma: no cover - runs in the child, before exec
+    """Ctrl-C's default action in the child: a shell that starts a job in the background (as a
+    CI runner may start the test run) ignores SIGINT for it, and a child inherits that, so
+    Python would install no KeyboardInterrupt handler and a test's SIGINT would do nothing."""
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
 def genial_process(argv: list[str], cwd: Path, *, text: bool = True) -> subprocess.Popen[Any]:
     """``python -m genial ARGV`` in ``cwd``, its stdout and stderr piped (as text, or bytes
     with ``text=False``)."""
@@ -36,4 +44,5 @@ def genial_process(argv: list[str], cwd: Path, *, text: bool = True) -> subproce
         stderr=subprocess.PIPE,
         text=text,
         env=genial_env(),
+        preexec_fn=_interruptible if os.name == "posix" else None,
     )

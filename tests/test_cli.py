@@ -827,6 +827,7 @@ def test_ctrl_c_stops_the_run_within_the_chunks_in_flight(
     workers: int,
     monkeypatch: pytest.MonkeyPatch,
     capsys: pytest.CaptureFixture[str],
+    request: pytest.FixtureRequest,
 ) -> None:
     """The mechanism that makes Ctrl-C quick, without a clock: a SIGINT arriving while chunk
     ``SIGNAL_AT`` plays (sent from its thread, as the terminal would) stops the run with status
@@ -834,6 +835,10 @@ def test_ctrl_c_stops_the_run_within_the_chunks_in_flight(
     already holds: two per worker; one worker plays in the calling thread and none starts).
     So the latency is at most a few chunks' time (1,024 games each, well under a second)
     whatever the length of the run (here about 200 chunks)."""
+    # Python's KeyboardInterrupt handler for this test, whatever this process inherited (a
+    # shell's background job, as a CI runner may start the tests, ignores SIGINT)
+    previous = signal.signal(signal.SIGINT, signal.default_int_handler)
+    request.addfinalizer(lambda: signal.signal(signal.SIGINT, previous))
     started: list[int] = []
     play = RUN.run_chunk
 
