@@ -147,12 +147,13 @@ class _Counted:
 def test_a_long_plan_is_taken_as_tasks_go_out(client: Any) -> None:
     """The cluster backend takes the chunks group by group as its tasks go out (a run of 2**40
     games has a billion chunks): the first results come with a few groups taken, never the
-    whole plan listed first."""
+    whole plan listed first. The first result is of a chunk already taken, whichever task ends
+    first."""
     items = _Counted(10**6)
     results = BACKENDS.Dask(client).map(abs, items)
     try:
-        assert next(results) == 0
-        assert items.taken <= 10 * 128  # (two tasks a worker thread, of at most 128 chunks)
+        first = next(results)  # (results come as tasks complete: any group's, in any order)
+        assert 0 <= first < items.taken <= 10 * 128  # (two tasks a thread, 128 chunks at most)
     finally:
         results.close()
     assert items.taken < 10**6
