@@ -18,7 +18,7 @@ import pytest
 
 from genial import Game, Rules, _core, simulate
 from genial.batch import CHUNK
-from genial.notation import load
+from genial.board.notation import load
 from genial.policies import kernel_policies, parse_policies
 
 

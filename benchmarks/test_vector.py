@@ -1,6 +1,6 @@
 """Vector environment throughput (pytest-benchmark; ``python -m pytest benchmarks/test_vector.py``).
 
-Each case steps a ``genial.vector.VectorEnv`` with in-kernel sampled actions
+Each case steps a ``genial.board.vector.VectorEnv`` with in-kernel sampled actions
 (``env.step(env.sample_actions())``), observations and masks written, and records env-steps/s
 in ``extra_info``; the Python baselines step the same kind of games as ``Game`` objects from a
 Python loop: ``play`` of a uniformly random legal action and ``action_mask()`` (and, in the
@@ -13,10 +13,10 @@ import numpy as np
 import pytest
 
 from genial import Game, Rules
-from genial.geometry import SYMBOLS, area
-from genial.moves import TILES
+from genial.board.geometry import SYMBOLS, area
+from genial.board.moves import TILES
+from genial.board.vector import VectorEnv
 from genial.seeds import as_seed_sequence, child_seed
-from genial.vector import VectorEnv
 
 STEPS = 400_000  # env-steps a round of the vector cases
 PY_GAMES = 64

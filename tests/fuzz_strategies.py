@@ -23,8 +23,8 @@ from hypothesis import strategies as st
 
 import genial
 from genial import Game, Move, Position, Rules, simulate
-from genial.notation import load
-from genial.openings import analyse, first_placements
+from genial.board.notation import load
+from genial.board.openings import analyse, first_placements
 
 __all__ = [
     "TOKENS",
@@ -831,7 +831,7 @@ random_texts = st.one_of(
 def move_like_texts(draw: st.DrawFn) -> Expr:
     """Move texts (placements on the board, swap, keep) with a few character edits."""
     move = draw(st.integers(0, genial.ACTION_SIZE - 1))
-    text = str(genial.moves.MOVES[move])
+    text = str(genial.board.moves.MOVES[move])
     for _ in range(draw(st.integers(0, 3))):
         text = draw(st.sampled_from(CHAR_OPS))(draw, text)
     return text_expr(text)

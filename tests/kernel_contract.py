@@ -12,7 +12,7 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from genial.vector import IllegalActionError
+from genial.board.vector import IllegalActionError
 
 
 def streams() -> tuple[np.random.PCG64, np.random.PCG64]:

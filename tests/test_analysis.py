@@ -17,7 +17,7 @@ import pytest
 import genial
 from genial import Game, GenialError, Move, Position
 from genial.analysis import Evaluation, evaluate
-from genial.moves import TILES
+from genial.board.moves import TILES
 
 from .kernel_contract import check_forced_each, streams
 from .rules import positions as h
@@ -425,7 +425,7 @@ def test_forced_each_plays_the_games_of_one_call_per_action() -> None:
     game ``g`` forces ``forced_each[g]`` plays the games of one call per run of equal actions
     on the same two streams; a wrong length, or more than one forced seat, is refused."""
     from genial import _core
-    from genial.notation import load
+    from genial.board.notation import load
     from genial.policies import kernel_policies, parse_policies
 
     game = Game(2, seed=11)

@@ -21,14 +21,14 @@ import pytest
 
 import genial
 import genial.batch
+import genial.board.openings
 import genial.cli
-import genial.openings
 from genial import Game
 from genial.batch.results import Playouts
+from genial.board.openings import OpeningAnalysis
 from genial.cards import CardGame
 from genial.cli import build_parser, main
 from genial.errors import excerpt
-from genial.openings import OpeningAnalysis
 
 from .processes import genial_process
 
@@ -449,7 +449,7 @@ def test_errors_during_the_run_are_one_line_and_an_exit_status(
     if command == "simulate":
         monkeypatch.setattr(genial.batch, "simulate", raiser(error))
     else:
-        monkeypatch.setattr(genial.openings, "analyse", raiser(error))
+        monkeypatch.setattr(genial.board.openings, "analyse", raiser(error))
     got, out, err, _ = run([command, "--no-progress"], capsys)
     assert got == code and out == ""
     if text is None:
@@ -913,11 +913,7 @@ def test_play_svg_and_replay(command: list[str], tmp_path: Path) -> None:
     argv = [*command, "--seed", "8", "--quiet", "--record", str(record), "--svg", str(picture)]
     assert main(argv) == 0
     data = json.loads(record.read_text(encoding="utf-8"))
-    game = (
-        CardGame.from_record(data)
-        if command[0] == "cards"
-        else genial.Game.from_record(data)
-    )
+    game = CardGame.from_record(data) if command[0] == "cards" else genial.Game.from_record(data)
     assert game.is_over
     assert picture.read_text(encoding="utf-8") == svg(game)
     ET.fromstring(picture.read_text(encoding="utf-8"))  # well-formed

@@ -120,7 +120,7 @@ def test_rows_come_from_the_workers_or_through_the_scheduler(
 
 
 def test_openings_on_the_cluster_give_the_same_table(cluster: Any) -> None:
-    from genial.openings import analyse
+    from genial.board.openings import analyse
 
     local = analyse(2, games_per_opening=20, seed=1, workers=1)
     dask = analyse(
@@ -269,7 +269,7 @@ def test_no_scheduler_at_the_address(monkeypatch: pytest.MonkeyPatch) -> None:
     """A refused address fails at the socket probe, before any distributed.Client (which retried
     until its timeout: 30 s at the API, 10 s on the command line), from simulate, analyse and
     connect alike, plain host:port too."""
-    from genial.openings import analyse
+    from genial.board.openings import analyse
 
     no_client(monkeypatch)
     address = a_refused_address()
@@ -336,7 +336,7 @@ BAD_ADDRESSES = [
 def test_an_address_dask_cannot_use_is_a_genial_error(address: str, why: str) -> None:
     """distributed's ValueError or TypeError for an address it cannot use becomes a GenialError
     naming the address and saying why, from simulate, analyse and connect alike."""
-    from genial.openings import analyse
+    from genial.board.openings import analyse
 
     expected = rf"address '{address}': Dask cannot connect there \(.*{why}"
     for call in (

@@ -43,8 +43,8 @@ from hypothesis import strategies as st
 
 import genial
 from genial import Game, GenialError, Move, Position, Rules, simulate
-from genial.notation import load
-from genial.openings import analyse
+from genial.board.notation import load
+from genial.board.openings import analyse
 
 from . import fuzz_strategies as fs
 
@@ -542,7 +542,7 @@ if limit:
     resource.setrlimit(resource.RLIMIT_AS, (limit, limit))
 import numpy as np
 import genial
-from genial.openings import analyse
+from genial.board.openings import analyse
 def nested(depth, kind="list", leaf=None):
     for _ in range(depth):
         leaf = [leaf] if kind == "list" else (leaf,) if kind == "tuple" else {"moves": leaf}

@@ -25,6 +25,10 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from genial import Game, GenialError, Rules, _core, _vector
+from genial.board.moves import tile_id
+from genial.board.notation import NO_SYMBOL, PHASE_LETTERS
+from genial.board.notation import load as load_board
+from genial.board.vector import VectorEnv
 from genial.cards import CardGame, CardRules
 from genial.cards import _kernel as _cards
 from genial.cards import _vector as _cards_vector
@@ -32,11 +36,7 @@ from genial.cards.moves import card_id
 from genial.cards.notation import PHASES as CARD_PHASES
 from genial.cards.notation import load as load_cards
 from genial.cards.vector import CardVectorEnv
-from genial.moves import tile_id
-from genial.notation import NO_SYMBOL, PHASE_LETTERS
-from genial.notation import load as load_board
 from genial.policies import kernel_codes, parse_policies
-from genial.vector import VectorEnv
 
 from .kernel_contract import streams
 
@@ -188,7 +188,8 @@ def test_card_restore_refuses_a_state_it_did_not_make(
 
 
 def board_position_args(game: Game) -> dict[str, Any]:
-    """``set_position``'s arguments for ``game``'s position, as ``genial.notation`` gives them."""
+    """``set_position``'s arguments for ``game``'s position, as ``genial.board.notation``
+    gives them."""
     pos = game.position
     return {
         "cells": {_core.index_of(*cell): colour for cell, colour in pos.board.items()},
@@ -424,8 +425,11 @@ def test_board_run_chunk_refuses_a_forced_action_that_is_not_legal() -> None:
     rows = np.zeros(4, dtype=_core.ROW_DTYPE)
     legal = set(game.legal_actions().tolist())
     covered = next(a for a in range(_core.ACTION_SWAP) if not base.is_free_edge(a // 36))
-    missing = next(a for a in range(_core.ACTION_SWAP) if a not in legal and base.is_free_edge(
-        a // 36) and base.illegal_reason(a) == "no-tile")
+    missing = next(
+        a
+        for a in range(_core.ACTION_SWAP)
+        if a not in legal and base.is_free_edge(a // 36) and base.illegal_reason(a) == "no-tile"
+    )
 
     def call(**kwargs: Any) -> None:
         _core.run_chunk(base, *streams(), False, codes, eps, rows, **kwargs)
@@ -458,8 +462,9 @@ def test_board_run_chunk_refuses_a_forced_action_that_is_not_legal() -> None:
         _core.run_chunk(_core.Core.__new__(_core.Core), *streams(), False, codes, eps, rows)
 
 
-def _aliased_forced_each(kernel: Any, base: Any, seat: int, codes: Any, eps: Any,
-                         actions: list[int]) -> tuple[npt.NDArray[Any], npt.NDArray[Any]]:
+def _aliased_forced_each(
+    kernel: Any, base: Any, seat: int, codes: Any, eps: Any, actions: list[int]
+) -> tuple[npt.NDArray[Any], npt.NDArray[Any]]:
     """``run_chunk`` twice: with ``forced_each`` and ``policies`` separate arrays, and with
     both views of the rows' memory (which the games write): the rows of each."""
     n = 24

@@ -1,5 +1,6 @@
 """Positions as data and as text: the ``genial.Position`` builder, its round trips through the
-text and the kernel, and ``genial.notation.load`` refusing impossible positions (RULES §1-§4)."""
+text and the kernel, and ``genial.board.notation.load`` refusing impossible positions
+(RULES §1-§4)."""
 
 from __future__ import annotations
 
@@ -11,9 +12,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from genial import EDGES, SYMBOLS, Game, Move, Position, PositionError, RecordError, Rules
-from genial.geometry import area
-from genial.moves import TILES, tile_id
-from genial.notation import NO_SYMBOL, load, max_matching
+from genial.board.geometry import area
+from genial.board.moves import TILES, tile_id
+from genial.board.notation import NO_SYMBOL, load, max_matching
 
 TOKENS = ("1", "1v", "2", "2v", "2T", "2Tv", "3", "4", "4t")
 Tile = tuple[int, int]

@@ -1,4 +1,5 @@
-"""genial.openings: symmetry classes of first placements (RULES §1.6, §3.2) and their analysis."""
+"""genial.board.openings: symmetry classes of first placements (RULES §1.6, §3.2) and their
+analysis."""
 
 from __future__ import annotations
 
@@ -8,9 +9,8 @@ import numpy as np
 import pytest
 
 from genial import SYMBOLS, Game, GenialError, Move, Position, Rules, simulate
-from genial.cli import main
-from genial.geometry import area
-from genial.openings import (
+from genial.board.geometry import area
+from genial.board.openings import (
     analyse,
     first_placements,
     first_player_advantage,
@@ -20,6 +20,7 @@ from genial.openings import (
     opening_classes,
     symmetries,
 )
+from genial.cli import main
 
 pd = pytest.importorskip("pandas")
 

@@ -375,7 +375,7 @@ def test_tournament_first_placement_touching_only_a_tile_round_trips() -> None:
     reply = next(m for m in game.legal_moves() if not _touches_a_symbol(m))
     game.play(reply)
     assert game.to_text().split()[8][1] == "+"
-    assert game.position.first[1] == genial.notation.NO_SYMBOL
+    assert game.position.first[1] == genial.board.notation.NO_SYMBOL
     twin = _round_trip(game.position)
     assert twin == game.position
     assert twin.first == game.position.first

@@ -15,8 +15,8 @@ from typing import Any
 import pytest
 
 from genial import Game, GenialError, RecordError, simulate
+from genial.board.geometry import BOARD_RADIUS, COLOURS, SYMBOLS, area
 from genial.cards import CardGame
-from genial.geometry import BOARD_RADIUS, COLOURS, SYMBOLS, area
 from genial.render.html import openings_html, playouts_html, replay_html, summary_html
 from genial.render.svg import COLOUR_VALUES, SHAPES, board_svg, cards_svg, svg
 
@@ -338,7 +338,7 @@ def test_playouts_html_is_a_small_table_not_a_dump() -> None:
 
 
 def test_openings_html() -> None:
-    from genial.openings import analyse
+    from genial.board.openings import analyse
 
     result = analyse(2, games_per_opening=3, seed=2, workers=1)
     page = result._repr_html_()
@@ -401,7 +401,7 @@ def test_replay_refuses_what_is_not_a_record() -> None:
 @pytest.fixture(scope="module")
 def analysis() -> Any:
     pytest.importorskip("matplotlib")
-    from genial.openings import analyse
+    from genial.board.openings import analyse
 
     return analyse(2, games_per_opening=60, seed=5, workers=1)
 
@@ -458,7 +458,7 @@ def test_figures_display_themselves_without_pyplot(tmp_path: Any) -> None:
     pytest.importorskip("matplotlib")
     code = (
         "import sys\n"
-        "from genial.openings import analyse\n"
+        "from genial.board.openings import analyse\n"
         "a = analyse(2, games_per_opening=2, seed=1, workers=1)\n"
         "f = a.plot()\n"
         "png = f._repr_png_()\n"

@@ -13,10 +13,10 @@ import pytest
 
 from genial import Game, GenialError, Rules, _core, simulate, wilson_interval
 from genial.batch import CHUNK, SEARCH_CHUNK, prepare
+from genial.board.geometry import SYMBOL_AT, area
+from genial.board.moves import TILES
+from genial.board.notation import Position, load
 from genial.cards import CardGame
-from genial.geometry import SYMBOL_AT, area
-from genial.moves import TILES
-from genial.notation import Position, load
 from genial.policies import (
     SearchSpec,
     kernel_codes,

@@ -13,7 +13,7 @@ import pytest
 
 import genial
 from genial import Game, GenialError, simulate
-from genial.openings import analyse
+from genial.board.openings import analyse
 from genial.seeds import MAX_SEED_BITS, as_seed_sequence, seed_words
 
 README = Path(__file__).resolve().parents[1] / "README.md"

@@ -1,4 +1,4 @@
-"""genial.vector.VectorEnv: the batched environment against Game, the reference of the rules.
+"""genial.board.vector.VectorEnv: the batched environment against Game, the reference of the rules.
 
 Every env's k-th game is ``Game(rules, seed=child_seed(root, env, k))`` played with the same
 moves (docs/vector.md, "Seeds"), so the tests replay envs as Games and compare everything the
@@ -16,10 +16,10 @@ import numpy as np
 import pytest
 
 from genial import ACTION_SIZE, EDGES, Game, GenialError, IllegalMoveError, Rules, _vector
-from genial.geometry import SYMBOLS, area
-from genial.moves import ACTION_KEEP, ACTION_SWAP, TILES
+from genial.board.geometry import SYMBOLS, area
+from genial.board.moves import ACTION_KEEP, ACTION_SWAP, TILES
+from genial.board.vector import MASK_BYTES, IllegalActionError, VectorEnv, unpack_masks
 from genial.seeds import POLICY_STREAM, as_seed_sequence, child_seed
-from genial.vector import MASK_BYTES, IllegalActionError, VectorEnv, unpack_masks
 
 from .kernel_contract import replay_envs, scribbled_steps
 

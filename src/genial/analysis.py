@@ -59,9 +59,13 @@ import numpy as np
 import numpy.typing as npt
 
 from . import _core
-from . import notation as board_notation
 from .batch.backends import Serial, Threads, worker_count
 from .batch.progress import progress_bar
+from .board import notation as board_notation
+from .board.game import Game
+from .board.moves import ACTION_SWAP, MOVES, Move
+from .board.notation import Position
+from .board.rules import Rules
 from .cards import _kernel as card_kernel
 from .cards import notation as card_notation
 from .cards.game import CardGame
@@ -71,11 +75,7 @@ from .cards.moves import CardMove
 from .cards.notation import CardPosition
 from .cards.rules import CardRules
 from .errors import GenialError, checked_flag, checked_int, excerpt
-from .game import Game
-from .moves import ACTION_SWAP, MOVES, Move
-from .notation import Position
 from .policies import canonical, kernel_codes, kernel_policies, parse_policies
-from .rules import Rules
 from .seeds import POLICY_STREAM, as_seed_sequence, child_seed, stream
 from .stats import Z95, wilson_interval
 

@@ -36,11 +36,11 @@ from typing import Any, NoReturn
 
 from ._version import __version__
 from .batch.backends import CONNECT_TIMEOUT
+from .board.rules import Rules
 from .cards.rules import CardRules
 from .errors import GenialError, excerpt
 from .policies import parse_policy
 from .registry import make
-from .rules import Rules
 from .seeds import MAX_SEED_BITS
 
 __all__ = ["EXIT_FAULT", "EXIT_INTERRUPTED", "EXIT_USAGE", "MAX_GAMES", "build_parser", "main"]
@@ -525,7 +525,7 @@ def _simulate(args: argparse.Namespace, session: _Session) -> int:
 
 
 def _openings(args: argparse.Namespace, session: _Session) -> int:
-    from .openings import analyse
+    from .board.openings import analyse
 
     rules = _rules(args)
     table = _output("--out", args.out, TABLES) if args.out is not None else None
@@ -562,7 +562,7 @@ def _openings(args: argparse.Namespace, session: _Session) -> int:
 
 
 def _match(args: argparse.Namespace, session: _Session) -> int:
-    from .matches import match
+    from .cards.matches import match
 
     result = match(
         args.matches,
@@ -631,9 +631,9 @@ def _replay(args: argparse.Namespace, session: _Session) -> int:
 
 def _replay_game(record: Any) -> Any:
     """The game a record of either game replays to."""
+    from .board.game import Game
     from .cards.game import CardGame
     from .cards.notation import RECORDS as CARD_RECORDS
-    from .game import Game
 
     if isinstance(record, dict) and record.get("format") == CARD_RECORDS.name:
         return CardGame.from_record(record)
@@ -643,8 +643,8 @@ def _replay_game(record: Any) -> Any:
 def _analyse(args: argparse.Namespace, session: _Session) -> int:
     """``genial analyse`` and ``genial cards analyse``: the position of the command's game."""
     from .analysis import evaluate
+    from .board.notation import Position
     from .cards.notation import CardPosition
-    from .notation import Position
 
     cards = _game(args) == "cards"
     own: Any = CardPosition if cards else Position
@@ -903,9 +903,7 @@ def _add_play(parser: argparse.ArgumentParser) -> None:
     _add_seed(parser)
     _add_policy(parser, "greedy")
     parser.add_argument("--quiet", action="store_true", help="print only the final position")
-    parser.add_argument(
-        "--record", metavar="PATH.json", help="write the game record (JSON) here"
-    )
+    parser.add_argument("--record", metavar="PATH.json", help="write the game record (JSON) here")
     parser.add_argument(
         "--svg", metavar="PATH.svg", help="draw the final position into this SVG file"
     )

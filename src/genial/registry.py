@@ -1,77 +1,237 @@
-"""The games the library simulates, by name: each entry says how to name its rules, which class
-plays it and how it plugs into the batch layer. A second game plugs in with one ``register``.
+"""The games the library plays, by name: each game describes itself in one ``GameEntry`` and
+registers it; every layer above the games (batches, analyses, pictures, the command line, the
+integrations) asks this registry for the entry instead of knowing a game class.
+
+The registry knows no game by name. The games of this distribution, and any game of another
+distribution, are found through the entry-point group ``genial.games`` (the way pytest finds its
+plug-ins): an entry point names a ``GameEntry`` (or a function returning one), loaded the first
+time the registry is asked. A game of a script or a test registers with ``register(entry)``.
+``docs/games.md`` shows how to add a game.
 
 >>> games()
 ('board', 'cards')
 >>> make("board", "2T", seed=1).rules
 Rules(players=2, tournament=True)
+>>> entry("cards").title
+'Einfach Genial: Das Kartenspiel, the card game'
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from dataclasses import dataclass
+import threading
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
 from typing import Any
 
-from .adapter import BOARD
-from .cards.adapter import CARDS_ADAPTER, card_rules
-from .cards.game import CardGame
 from .errors import GenialError, excerpt
-from .game import Game
-from .rules import Rules
 
-__all__ = ["GameEntry", "entry", "games", "make", "register"]
+__all__ = [
+    "ENTRY_POINT_GROUP",
+    "GameEntry",
+    "entry",
+    "entry_of",
+    "games",
+    "make",
+    "register",
+    "unregister",
+]
+
+ENTRY_POINT_GROUP = "genial.games"
+"""The entry-point group through which distributions declare their games."""
 
 
 @dataclass(frozen=True)
 class GameEntry:
-    """One game: its name and title, its game class, how its rules are named
-    (``rules(players, teams=..., ..., rules=...)`` -> the rules object) and its batch adapter."""
+    """Everything the layers need of one game. Only ``name``, ``title``, ``game``, ``rules``
+    and ``adapter`` are required; a game leaves out what it does not offer (no SVG picture, no
+    PettingZoo environment, ...) and the layer asking for it says so.
+
+    Attributes
+    ----------
+    name, title
+        The registry name (``"board"``) and a title for people.
+    game
+        The game class: ``game(rules, seed=...)`` deals a game; it has the verbs of the
+        conformance contract (``legal_moves``, ``play``, ``undo``, ``to_text``/``from_text``,
+        ``to_record``/``from_record``, ...).
+    rules
+        Names the game's rules: ``rules(spec)`` takes ``None`` (the game's default), a player
+        count, a token or a rules object and returns the rules object (a ``RulesError`` for
+        anything else).
+    adapter
+        The game in batches (``genial.batch.GameAdapter``: row and log dtypes, checks, start
+        states, the kernel call, records, replay).
+    rules_type, position, move
+        The classes of the game's rules, positions (``parse(text)``) and moves.
+    record_format
+        The ``"format"`` of the game's JSON records (``replay`` finds the game by it).
+    aliases
+        Other names the registry accepts for the game.
+    capabilities
+        What the game offers beyond the contract, as words: ``"search"`` (the ``mc:``/``mcts:``
+        policies), ``"teams"``, ``"openings"``, ...
+    analysis
+        What ``genial.analysis.evaluate`` needs (``genial.analysis.GameAnalysis``), or ``None``.
+    text, svg
+        ``text(game) -> str`` and ``svg(game, size=1.0) -> str``: the game's pictures.
+    cli
+        The game's command-line options (``genial.cli.GameOptions``), or ``None``.
+    pettingzoo, vector
+        Factories of the game's PettingZoo environment (``pettingzoo(**options)``) and batched
+        vector environment (``vector(n_envs, **options)``), or ``None``.
+    modules
+        Submodules the game declares, by the name under which ``genial`` offers them
+        (``{"openings": "genial.board.openings"}``).
+    """
 
     name: str
     title: str
-    game: Callable[..., Any]
+    game: Any
     rules: Callable[..., Any]
     adapter: Any
+    rules_type: Any = None
+    position: Any = None
+    move: Any = None
+    record_format: str | None = None
+    aliases: tuple[str, ...] = ()
+    capabilities: frozenset[str] = field(default_factory=frozenset)
+    analysis: Any = None
+    text: Callable[..., str] | None = None
+    svg: Callable[..., str] | None = None
+    cli: Any = None
+    pettingzoo: Callable[..., Any] | None = None
+    vector: Callable[..., Any] | None = None
+    modules: Mapping[str, str] = field(default_factory=dict)
+
+    def __repr__(self) -> str:
+        return f"<GameEntry {self.name!r}: {self.title}>"
+
+    def offers(self, capability: str) -> bool:
+        """Whether the game has ``capability`` (one of its ``capabilities``)."""
+        return capability in self.capabilities
+
+    def owns(self, value: object) -> bool:
+        """Whether ``value`` is one of this game's games, positions, rules or moves."""
+        kinds = tuple(k for k in (self.game, self.position, self.rules_type, self.move) if k)
+        return isinstance(value, kinds)
 
 
 _ENTRIES: dict[str, GameEntry] = {}
-_ALIASES = {"ingenious": "board", "genial": "board", "card": "cards"}
+_ALIASES: dict[str, str] = {}
+_LOCK = threading.RLock()
+_LOADED = False
+_LOADING = False
 
 
-def register(game_entry: GameEntry) -> None:
-    """Add a game (its name must be new)."""
-    if game_entry.name in _ENTRIES:
-        raise GenialError(f"a game named {game_entry.name!r} is registered already")
-    _ENTRIES[game_entry.name] = game_entry
+def register(game_entry: GameEntry) -> GameEntry:
+    """Add a game (its name and aliases must be new); returns the entry.
+
+    >>> register(entry("board"))
+    Traceback (most recent call last):
+    ...
+    genial.errors.GenialError: a game named 'board' is registered already
+    """
+    if not isinstance(game_entry, GameEntry):
+        raise GenialError(f"register: expected a GameEntry, got {excerpt(game_entry)}")
+    with _LOCK:
+        if not _LOADING:
+            _load()
+        names = (game_entry.name, *game_entry.aliases)
+        for name in names:
+            if not isinstance(name, str) or not name.isidentifier():
+                raise GenialError(f"a game's name is an identifier, got {excerpt(name)}")
+            if name in _ENTRIES or name in _ALIASES:
+                raise GenialError(f"a game named {name!r} is registered already")
+        _ENTRIES[game_entry.name] = game_entry
+        _ALIASES.update(dict.fromkeys(game_entry.aliases, game_entry.name))
+    return game_entry
+
+
+def unregister(name: str) -> None:
+    """Remove a game registered with ``register`` (for tests and interactive sessions)."""
+    with _LOCK:
+        found = entry(name)
+        del _ENTRIES[found.name]
+        for alias in found.aliases:
+            _ALIASES.pop(alias, None)
+
+
+def _load() -> None:
+    """Register the games of the ``genial.games`` entry points, once."""
+    global _LOADED, _LOADING
+    with _LOCK:
+        if _LOADED or _LOADING:
+            return
+        _LOADING = True
+        try:
+            from importlib.metadata import entry_points
+
+            points = sorted(entry_points(group=ENTRY_POINT_GROUP), key=_builtin_first)
+            for point in points:
+                if point.name in _ENTRIES:  # a distribution installed twice (editable + site)
+                    continue
+                try:
+                    loaded = point.load()
+                except Exception as exc:  # a broken plug-in must not break the others
+                    import warnings
+
+                    warnings.warn(
+                        f"genial: the game {point.name!r} ({point.value}) failed to load: {exc}",
+                        RuntimeWarning,
+                        stacklevel=3,
+                    )
+                    continue
+                game_entry = loaded() if callable(loaded) else loaded
+                if isinstance(game_entry, GameEntry) and game_entry.name not in _ENTRIES:
+                    register(game_entry)
+            _LOADED = True
+        finally:
+            _LOADING = False
+
+
+def _builtin_first(point: Any) -> tuple[int, str]:
+    return (0 if point.value.startswith("genial.") else 1, point.name)
 
 
 def games() -> tuple[str, ...]:
     """The names of the registered games."""
+    _load()
     return tuple(_ENTRIES)
 
 
 def entry(name: str) -> GameEntry:
-    """The entry of a game by name (``GenialError`` for an unknown one)."""
-    key = _ALIASES.get(name, name) if isinstance(name, str) else name
-    found = _ENTRIES.get(key) if isinstance(key, str) else None
+    """The entry of a game by name or alias (``GenialError`` for an unknown one)."""
+    _load()
+    key = _ALIASES.get(name, name) if isinstance(name, str) else None
+    found = _ENTRIES.get(key) if key is not None else None
     if found is None:
-        raise GenialError(f"unknown game {excerpt(name)}: expected one of {', '.join(games())}")
+        known = ", ".join(games()) or "none (is genial installed? pip install genial-sim)"
+        raise GenialError(f"unknown game {excerpt(name)}: expected one of {known}")
     return found
+
+
+def entry_of(value: object) -> GameEntry:
+    """The entry of the game that ``value`` (a game, position, rules or move object) belongs
+    to, or of the game a record's ``"format"`` names (``GenialError`` if none does).
+
+    >>> from genial.cards import CardRules
+    >>> entry_of(CardRules(3)).name
+    'cards'
+    """
+    _load()
+    for found in _ENTRIES.values():
+        if found.owns(value):
+            return found
+    if isinstance(value, Mapping):
+        fmt = value.get("format")
+        for found in _ENTRIES.values():
+            if found.record_format is not None and fmt == found.record_format:
+                return found
+        formats = ", ".join(repr(e.record_format) for e in _ENTRIES.values() if e.record_format)
+        raise GenialError(f"a record of format {excerpt(fmt)}: expected one of {formats}")
+    raise GenialError(f"{excerpt(value)} belongs to none of the games ({', '.join(games())})")
 
 
 def make(name: str = "board", *args: Any, **kwargs: Any) -> Any:
     """A new game of the named game: ``make("board", "2T", seed=1)`` is ``Game("2T", seed=1)``."""
     return entry(name).game(*args, **kwargs)
-
-
-register(GameEntry("board", "Ingenious, the board game", Game, Rules.of, BOARD))
-register(
-    GameEntry(
-        "cards",
-        "Einfach Genial: Das Kartenspiel, the card game",
-        CardGame,
-        card_rules,
-        CARDS_ADAPTER,
-    )
-)

@@ -20,7 +20,7 @@ import numpy as np
 import pytest
 
 import genial
-import genial.matches
+import genial.cards.matches
 from genial import RecordError
 from genial.batch import Playouts
 from genial.cards import CARDS, CardGame, CardMove, CardPosition, CardRules
@@ -337,7 +337,7 @@ def test_victory_points_of_hand_made_rounds(monkeypatch: pytest.MonkeyPatch) -> 
         calls.append((n, options))
         return fake
 
-    monkeypatch.setattr(genial.matches, "simulate", simulate)
+    monkeypatch.setattr(genial.cards.matches, "simulate", simulate)
     result = genial.match(4, rounds=2, players=3, policy="greedy", seed=5)
     assert calls[0][0] == 8 and calls[0][1]["game"] == "cards"
     assert calls[0][1]["rules"] == CardRules(3) and calls[0][1]["policy"] == "greedy"

@@ -18,9 +18,10 @@ from pettingzoo.utils.wrappers import OrderEnforcingWrapper
 
 import genial
 from genial import GenialError, IllegalMoveError, Move, Position, Rules
+from genial.board.geometry import SYMBOLS, area
+from genial.board.moves import tile_id
 from genial.cards import ACTION_SIZE as CARD_ACTION_SIZE
 from genial.cards import CardGame, CardMove, CardPosition, CardRules
-from genial.geometry import SYMBOLS, area
 from genial.integrations.pettingzoo import (
     BOARD_CELLS,
     BoardEnv,
@@ -29,7 +30,6 @@ from genial.integrations.pettingzoo import (
     ranking_rewards,
     raw_env,
 )
-from genial.moves import tile_id
 
 R, G, B, O, Y, P = range(6)  # noqa: E741 (the colour letters)
 EXAMPLE = Path(__file__).resolve().parents[2] / "examples" / "pettingzoo_random_vs_greedy.py"
@@ -242,7 +242,7 @@ def test_observations_are_fresh_arrays() -> None:
 
 def board_position(rules: Rules, racks: list[list[str]], **changes: Any) -> Position:
     """An empty board with these racks and every other tile in the bag."""
-    tiles = [[genial.moves.parse_tile(t) for t in rack] for rack in racks]
+    tiles = [[genial.board.moves.parse_tile(t) for t in rack] for rack in racks]
     bag = list(rules.tile_counts)
     for rack in tiles:
         for t in rack:
@@ -645,8 +645,10 @@ WRAPPINGS = [pytest.param(env, id="env"), pytest.param(raw_env, id="raw_env")]
 
 
 @pytest.mark.parametrize("make", WRAPPINGS)
-@pytest.mark.parametrize(("game", "players"), [("board", 2), ("board", 3), ("board", 4),
-                                               ("cards", 2), ("cards", 3), ("cards", 4)])
+@pytest.mark.parametrize(
+    ("game", "players"),
+    [("board", 2), ("board", 3), ("board", 4), ("cards", 2), ("cards", 3), ("cards", 4)],
+)
 @pytest.mark.parametrize("options", [[1], "position", ("position", 1), 0])
 def test_options_that_are_not_a_dict_are_refused(
     make: Any, game: str, players: int, options: Any
@@ -669,8 +671,10 @@ def test_options_that_are_not_a_dict_are_refused(
     twin = make(game, players)
     twin.reset(seed=3)
     twin.reset()
-    assert e.observe(e.agent_selection)["observation"].tobytes() == twin.observe(
-        twin.agent_selection)["observation"].tobytes()
+    assert (
+        e.observe(e.agent_selection)["observation"].tobytes()
+        == twin.observe(twin.agent_selection)["observation"].tobytes()
+    )
 
 
 def play_until_done(e: Any, seed: int) -> None:

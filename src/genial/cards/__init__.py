@@ -25,7 +25,7 @@ from .rules import CardRules
 
 if TYPE_CHECKING:  # pragma: no cover
     from ..batch.results import Playouts
-    from ..matches import MatchResult
+    from .matches import MatchResult
 
 __all__ = [
     "ACTION_KEEP",
@@ -56,6 +56,6 @@ def simulate(n_games: int, players: int | str | CardRules = 3, **options: Any) -
 
 def match(n_matches: int, **options: Any) -> MatchResult:
     """``genial.match``: multi-round card matches scored by victory points (RULES §5.7)."""
-    from ..matches import match as play
+    from .matches import match as play
 
     return play(n_matches, **options)

@@ -57,6 +57,11 @@ except ImportError as exc:  # pragma: no cover - the extra is installed wherever
         "pip install 'genial-sim[rl]'"
     ) from exc
 
+from ..board.game import Game
+from ..board.geometry import BOARD_RADIUS, SYMBOLS, Cell, area
+from ..board.moves import ACTION_SIZE, ACTION_SWAP, MOVES, TILES
+from ..board.notation import Position
+from ..board.rules import Rules
 from ..cards.game import CardGame
 from ..cards.moves import ACTION_SIZE as CARD_ACTION_SIZE
 from ..cards.moves import CARDS
@@ -64,12 +69,7 @@ from ..cards.notation import PHASES as CARD_PHASES
 from ..cards.notation import CardPosition
 from ..cards.rules import DEFAULT_TURN_CAP, CardRules
 from ..errors import GenialError, IllegalMoveError, excerpt
-from ..game import Game
-from ..geometry import BOARD_RADIUS, SYMBOLS, Cell, area
-from ..moves import ACTION_SIZE, ACTION_SWAP, MOVES, TILES
-from ..notation import Position
 from ..registry import entry
-from ..rules import Rules
 from ..seeds import as_seed_sequence, child_seed
 
 __all__ = ["BOARD_CELLS", "BoardEnv", "CardEnv", "env", "ranking_rewards", "raw_env"]

@@ -20,12 +20,12 @@ from collections.abc import Mapping, Sequence
 from html import escape
 from typing import TYPE_CHECKING, Any
 
+from ..board.geometry import COLOUR_NAMES, COLOURS
 from ..errors import RecordError, excerpt
-from ..geometry import COLOUR_NAMES, COLOURS
 
 if TYPE_CHECKING:  # pragma: no cover
     from ..batch.results import Playouts, Summary
-    from ..openings import OpeningAnalysis
+    from ..board.openings import OpeningAnalysis
 
 __all__ = ["openings_html", "playouts_html", "replay_html", "summary_html"]
 
@@ -393,7 +393,7 @@ def _replay_game(record: Mapping[str, Any]) -> tuple[Any, str]:
         raise RecordError(f"a record is a dict, got {type(record).__name__}")
     fmt = record.get("format")
     if fmt == "genial-record":
-        from ..game import Game
+        from ..board.game import Game
 
         return Game.from_record(record), "board game"
     if fmt == "genial-cards-record":

@@ -18,8 +18,8 @@ from typing import Any
 
 import numpy as np
 
-from ..geometry import COLOURS, SYMBOLS, area
-from ..rules import Rules
+from ..board.geometry import COLOURS, SYMBOLS, area
+from ..board.rules import Rules
 from ..stats import Z95, holm
 from .svg import COLOUR_VALUES
 

@@ -32,15 +32,15 @@ from dataclasses import dataclass
 from html import escape
 from typing import TYPE_CHECKING, Any
 
+from ..board.geometry import BOARD_RADIUS, COLOUR_NAMES, COLOURS, DIRECTIONS, SYMBOLS, Cell, area
+from ..board.moves import TILES, Move
+from ..board.notation import max_matching
 from ..cards.moves import CARDS
 from ..errors import GenialError, excerpt
-from ..geometry import BOARD_RADIUS, COLOUR_NAMES, COLOURS, DIRECTIONS, SYMBOLS, Cell, area
-from ..moves import TILES, Move
-from ..notation import max_matching
 
 if TYPE_CHECKING:  # pragma: no cover
+    from ..board.game import Game
     from ..cards.game import CardGame
-    from ..game import Game
 
 __all__ = [
     "COLOUR_VALUES",
@@ -840,8 +840,8 @@ def svg(game: Any, **options: Any) -> str:
     >>> svg(Game(2, seed=0)) == board_svg(Game(2, seed=0))
     True
     """
+    from ..board.game import Game
     from ..cards.game import CardGame
-    from ..game import Game
 
     if isinstance(game, Game):
         return board_svg(game, **options)
@@ -878,7 +878,7 @@ class ReplayPicture:
 
 def replay_picture(final: Any) -> ReplayPicture:
     """The parts of the replay page's picture, from the game at the end of its record."""
-    from ..game import Game
+    from ..board.game import Game
 
     if isinstance(final, Game):
         box, static, overlay = _board_parts(

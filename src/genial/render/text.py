@@ -4,11 +4,11 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from ..geometry import COLOURS, SYMBOLS, row
-from ..moves import tile_text
+from ..board.geometry import COLOURS, SYMBOLS, row
+from ..board.moves import tile_text
 
 if TYPE_CHECKING:  # pragma: no cover
-    from ..game import Game
+    from ..board.game import Game
 
 __all__ = ["ascii_board"]
 

@@ -9,16 +9,16 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 import numpy.typing as npt
 
-from . import _core
-from .errors import GenialError, excerpt
+from .. import _core
+from ..errors import GenialError, excerpt
+from ..policies import kernel_policies, parse_policies
 from .game import Game
 from .moves import ACTION_KEEP, Move, move_of, tile_id
 from .notation import RECORDS, Position, load, read
-from .policies import kernel_policies, parse_policies
 from .rules import Rules
 
 if TYPE_CHECKING:  # pragma: no cover
-    from .batch.spec import BatchSpec
+    from ..batch.spec import BatchSpec
 
 __all__ = ["BOARD"]
 

@@ -20,8 +20,8 @@ from typing import Literal
 
 import numpy as np
 
-from . import _core
-from .errors import RulesError, excerpt
+from .. import _core
+from ..errors import RulesError, excerpt
 
 __all__ = ["Rules", "RulesError"]
 

@@ -29,19 +29,19 @@ from typing import TYPE_CHECKING, Any, Literal
 
 import numpy as np
 
-from .batch import Playouts, prepare, run_many, simulate
-from .batch.backends import checked_backend
-from .batch.run import check_memory
-from .errors import GenialError, excerpt
+from ..batch import Playouts, prepare, run_many, simulate
+from ..batch.backends import checked_backend
+from ..batch.run import check_memory
+from ..errors import GenialError, excerpt
+from ..policies import canonical, parse_policies
+from ..registry import entry
+from ..seeds import as_seed_sequence, child_seed
+from ..stats import Z95, holm, mean_interval, wilson_interval
 from .game import Game
 from .geometry import COLOUR_NAMES, SYMBOLS, Symmetry, distance, symmetries
 from .moves import TILES, Move
 from .notation import NO_SYMBOL, Position, touched_symbol
-from .policies import canonical, parse_policies
-from .registry import entry
 from .rules import Rules
-from .seeds import as_seed_sequence, child_seed
-from .stats import Z95, holm, mean_interval, wilson_interval
 
 if TYPE_CHECKING:  # pragma: no cover
     import pandas as pd
@@ -384,7 +384,7 @@ class OpeningAnalysis:
         """A figure: the hex-board heatmap of win rate by the cells of the opening, and the
         best and worst ``top`` classes with their intervals. Saved to ``path`` if given (PNG,
         SVG, PDF: by its extension); returns the matplotlib Figure. Needs ``genial-sim[plot]``."""
-        from .render.plot import opening_figure
+        from ..render.plot import opening_figure
 
         figure = opening_figure(self, top=top)
         if path is not None:
@@ -446,7 +446,7 @@ class OpeningAnalysis:
         return self.summary()
 
     def _repr_html_(self) -> str:
-        from .render.html import openings_html
+        from ..render.html import openings_html
 
         return openings_html(self)
 
@@ -574,9 +574,7 @@ def analyse(
     ]
     began = time.perf_counter()
     # every class's chunks through one pool: Ctrl-C stops within a chunk's time
-    results = run_many(
-        jobs, workers=n_workers, progress=progress, backend=backend, address=address
-    )
+    results = run_many(jobs, workers=n_workers, progress=progress, backend=backend, address=address)
     stats = [_class_stats(runs, seat) for runs in results]
     seconds = time.perf_counter() - began
     metric = "lowest" if players == 1 else "win_rate"

@@ -21,7 +21,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from . import _core
+from .. import _core
 
 __all__ = [
     "COLOURS",

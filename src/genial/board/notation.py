@@ -23,8 +23,9 @@ from typing import Any, Literal
 
 import numpy as np
 
-from . import _core
-from .errors import PositionError, excerpt
+from .. import _core
+from ..errors import PositionError, excerpt
+from ..records import RecordFormat
 from .geometry import (
     COLOUR_NAMES,
     COLOURS,
@@ -37,7 +38,6 @@ from .geometry import (
     row,
 )
 from .moves import TILES, Move, Tile, parse_tile, tile_id, tile_text
-from .records import RecordFormat
 from .rules import Rules
 
 __all__ = [

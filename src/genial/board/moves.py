@@ -18,8 +18,8 @@ import re
 from collections.abc import Sequence
 from typing import Any, Literal
 
-from . import _core
-from .errors import IllegalMoveError, excerpt, is_int
+from .. import _core
+from ..errors import IllegalMoveError, excerpt, is_int
 from .geometry import (
     BOARD_RADIUS,
     COLOUR_NAMES,
@@ -84,7 +84,6 @@ def tile_id(tile: Tile) -> int:
 
 def _row_major(cell: Cell) -> tuple[int, int]:
     return (cell[1], cell[0])
-
 
 
 class Move:

@@ -21,20 +21,20 @@ from typing import TYPE_CHECKING, Any, Literal
 import numpy as np
 import numpy.typing as npt
 
-from . import _core
-from ._core import Core
-from .errors import GenialError, IllegalMoveError, PositionError, RecordError, excerpt
+from .. import _core
+from .._core import Core
+from ..errors import GenialError, IllegalMoveError, PositionError, RecordError, excerpt
+from ..history import History
+from ..seeds import (
+    as_seed_sequence,
+)
 from .geometry import COLOUR_NAMES, Cell, area, cell_text, distance
-from .history import History
 from .moves import MOVES, TILES, Move, Tile, tile_text
 from .notation import Phase, Position, load, make_record, read, read_record
 from .rules import Rules
-from .seeds import (
-    as_seed_sequence,
-)
 
 if TYPE_CHECKING:  # pragma: no cover
-    from .batch.results import Playouts
+    from ..batch.results import Playouts
 
 __all__ = ["Game"]
 
@@ -315,12 +315,12 @@ class Game(History):
         return f"Game.from_text({self.to_text()!r})"
 
     def __str__(self) -> str:
-        from .render.text import ascii_board
+        from ..render.text import ascii_board
 
         return ascii_board(self)
 
     def _repr_svg_(self) -> str:
-        from .render.svg import board_svg
+        from ..render.svg import board_svg
 
         return board_svg(self)
 
@@ -425,7 +425,7 @@ class Game(History):
         progress: bool,
         epsilon: float,
     ) -> Playouts:
-        from .batch import simulate
+        from ..batch import simulate
 
         return simulate(
             n_games,

@@ -17,10 +17,10 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from .batch import Playouts, simulate
-from .cards.rules import CardRules
-from .errors import checked_int
-from .stats import wilson_interval
+from ..batch import Playouts, simulate
+from ..errors import checked_int
+from ..stats import wilson_interval
+from .rules import CardRules
 
 __all__ = ["MatchResult", "match"]
 

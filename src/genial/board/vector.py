@@ -31,16 +31,16 @@ from typing import Any, Literal
 import numpy as np
 import numpy.typing as npt
 
-from . import _core, _vector
-from ._vecenv import MAX_ENVS as MAX_ENVS
-from ._vecenv import BatchedEnv, IllegalActionError
-from .errors import GenialError, excerpt
+from .. import _core, _vector
+from .._vecenv import MAX_ENVS as MAX_ENVS
+from .._vecenv import BatchedEnv, IllegalActionError
+from ..errors import GenialError, excerpt
+from ..seeds import POLICY_STREAM, child_seed
 from .game import Game
 from .geometry import Cell, area
 from .moves import ACTION_KEEP, ACTION_SIZE, ACTION_SWAP, MOVES, tile_text
 from .notation import read
 from .rules import Rules
-from .seeds import POLICY_STREAM, child_seed
 
 __all__ = ["MASK_BYTES", "IllegalActionError", "VectorEnv", "unpack_masks"]
 
