@@ -1,12 +1,10 @@
 """The games the library plays, by name: each game describes itself in one ``GameEntry`` and
-registers it; every layer above the games (batches, analyses, pictures, the command line, the
-integrations) asks this registry for the entry instead of knowing a game class.
+registers it.
 
 The registry knows no game by name. The games of this distribution, and any game of another
 distribution, are found through the entry-point group ``genial.games`` (the way pytest finds its
 plug-ins): an entry point names a ``GameEntry`` (or a function returning one), loaded the first
 time the registry is asked. A game of a script or a test registers with ``register(entry)``.
-``docs/games.md`` shows how to add a game.
 
 >>> games()
 ('board', 'cards')
@@ -20,7 +18,7 @@ from __future__ import annotations
 
 import threading
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
 from .errors import GenialError, excerpt
@@ -43,8 +41,7 @@ ENTRY_POINT_GROUP = "genial.games"
 @dataclass(frozen=True)
 class GameEntry:
     """Everything the layers need of one game. Only ``name``, ``title``, ``game``, ``rules``
-    and ``adapter`` are required; a game leaves out what it does not offer (no SVG picture, no
-    PettingZoo environment, ...) and the layer asking for it says so.
+    and ``adapter`` are required.
 
     Attributes
     ----------
@@ -64,24 +61,9 @@ class GameEntry:
     rules_type, position, move
         The classes of the game's rules, positions (``parse(text)``) and moves.
     record_format
-        The ``"format"`` of the game's JSON records (``replay`` finds the game by it).
+        The ``"format"`` of the game's JSON records (``entry_of(record)`` finds the game by it).
     aliases
         Other names the registry accepts for the game.
-    capabilities
-        What the game offers beyond the contract, as words: ``"search"`` (the ``mc:``/``mcts:``
-        policies), ``"teams"``, ``"openings"``, ...
-    analysis
-        What ``genial.analysis.evaluate`` needs (``genial.analysis.GameAnalysis``), or ``None``.
-    text, svg
-        ``text(game) -> str`` and ``svg(game, size=1.0) -> str``: the game's pictures.
-    cli
-        The game's command-line options (``genial.cli.GameOptions``), or ``None``.
-    pettingzoo, vector
-        Factories of the game's PettingZoo environment (``pettingzoo(**options)``) and batched
-        vector environment (``vector(n_envs, **options)``), or ``None``.
-    modules
-        Submodules the game declares, by the name under which ``genial`` offers them
-        (``{"openings": "genial.board.openings"}``).
     """
 
     name: str
@@ -94,21 +76,9 @@ class GameEntry:
     move: Any = None
     record_format: str | None = None
     aliases: tuple[str, ...] = ()
-    capabilities: frozenset[str] = field(default_factory=frozenset)
-    analysis: Any = None
-    text: Callable[..., str] | None = None
-    svg: Callable[..., str] | None = None
-    cli: Any = None
-    pettingzoo: Callable[..., Any] | None = None
-    vector: Callable[..., Any] | None = None
-    modules: Mapping[str, str] = field(default_factory=dict)
 
     def __repr__(self) -> str:
         return f"<GameEntry {self.name!r}: {self.title}>"
-
-    def offers(self, capability: str) -> bool:
-        """Whether the game has ``capability`` (one of its ``capabilities``)."""
-        return capability in self.capabilities
 
     def owns(self, value: object) -> bool:
         """Whether ``value`` is one of this game's games, positions, rules or moves."""

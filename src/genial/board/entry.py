@@ -23,6 +23,4 @@ GAME = GameEntry(
     move=Move,
     record_format=RECORDS.name,
     aliases=("ingenious", "genial"),
-    capabilities=frozenset({"search", "teams", "solo", "openings"}),
-    modules={"openings": "genial.board.openings", "vector": "genial.board.vector"},
 )

@@ -23,5 +23,4 @@ GAME = GameEntry(
     move=CardMove,
     record_format=RECORDS.name,
     aliases=("card",),
-    modules={"matches": "genial.cards.matches", "vector": "genial.cards.vector"},
 )
