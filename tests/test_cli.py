@@ -504,7 +504,7 @@ def test_no_command(capsys: pytest.CaptureFixture[str]) -> None:
     code, _, err, _ = run([], capsys)
     assert code == 2 and err == (
         "genial: error: the following arguments are required: "
-        "{play,simulate,openings,analyse,arena,cards,replay}\n"
+        "{play,simulate,openings,analyse,arena,match,replay,cards}\n"
     )
 
 

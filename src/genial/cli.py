@@ -1,5 +1,14 @@
 """The ``genial`` command line. It only calls the library.
 
+Every verb (``play``, ``simulate``, ``openings``, ``analyse``, ``arena``, ``match``,
+``replay``) is one command; ``--game NAME`` (default ``board``) chooses the game from the
+registry (``genial.registry``), never by a name written here: the game's entry names the module
+of its part of the command line (``GameEntry.cli``), which says which verbs the game has and
+adds the game's own options (its rules) to each. ``genial VERB --game NAME --help`` shows that
+game's options; ``genial cards VERB`` is another spelling of ``genial VERB --game cards`` (so
+for every game but the default one). A verb the game has not, or an unknown game, is refused as
+a bad argument.
+
 Everything a run needs is checked before the first game is played: the arguments, the output
 paths (their directory exists and is writable, their extension names a format) and the optional
 packages those formats need. Results are written atomically: to a temporary file in the same
@@ -22,6 +31,7 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import copy
 import decimal
 import importlib
 import json
@@ -36,14 +46,23 @@ from typing import Any, NoReturn
 
 from ._version import __version__
 from .batch.backends import CONNECT_TIMEOUT
-from .board.rules import Rules
-from .cards.rules import CardRules
 from .errors import GenialError, excerpt
 from .policies import parse_policy
-from .registry import make
+from .registry import GameEntry, entry, entry_of, games, make
 from .seeds import MAX_SEED_BITS
 
-__all__ = ["EXIT_FAULT", "EXIT_INTERRUPTED", "EXIT_USAGE", "MAX_GAMES", "build_parser", "main"]
+__all__ = [
+    "DEFAULT_GAME",
+    "EXIT_FAULT",
+    "EXIT_INTERRUPTED",
+    "EXIT_USAGE",
+    "MAX_GAMES",
+    "TYPES",
+    "VERBS",
+    "ArgumentTypes",
+    "build_parser",
+    "main",
+]
 
 EXIT_FAULT = 1
 """An operating-system error during the run (disk full, permission, memory)."""
@@ -229,6 +248,93 @@ def _policy_name(text: str) -> str:
             "epsilon-greedy:EPS (EPS from 0 to 1), mc:N or mcts:N (docs/search.md)"
         ) from None
     return text
+
+
+# -- the games ---------------------------------------------------------------------------------
+
+DEFAULT_GAME = "board"
+"""The game of a command given no ``--game``."""
+
+_PLAIN_VERBS = ("play", "simulate", "analyse", "arena", "replay")
+"""The verbs of a game whose entry names no command-line module (its default rules)."""
+
+
+@dataclass(frozen=True)
+class ArgumentTypes:
+    """The argument types the command line lends each game's ``add_options(parser, verb,
+    types)`` (``genial.registry.GameEntry.cli``), so that every game's options say what is
+    wrong the same way, on one line.
+
+    >>> TYPES.one_of((2, 3, 4))("3")
+    3
+    >>> TYPES.integer(1, 32000)("0")
+    Traceback (most recent call last):
+    ...
+    argparse.ArgumentTypeError: expected a whole number from 1 to 32000, got '0'
+    """
+
+    one_of: Callable[[Sequence[Any]], Callable[[str], Any]]
+    """``one_of(options)``: one of ``options``, compared as text."""
+    integer: Callable[..., Callable[[str], int]]
+    """``integer(minimum, maximum=None)``: a whole number in that range."""
+    count: Callable[[int, str], Callable[[str], int]]
+    """``count(minimum, what)``: a count such as ``1e6``, at most ``MAX_GAMES``."""
+
+
+TYPES = ArgumentTypes(one_of=_one_of, integer=_integer, count=_count)
+"""The ``types`` given to the games' ``add_options``."""
+
+
+class _Commands:
+    """A game's part of the command line: the module its entry's ``cli`` names, else the
+    plain verbs with the game's default rules."""
+
+    def __init__(self, game: GameEntry) -> None:
+        self.entry = game
+        self.module = importlib.import_module(game.cli) if game.cli else None
+
+    @property
+    def verbs(self) -> tuple[str, ...]:
+        return tuple(getattr(self.module, "VERBS", _PLAIN_VERBS))
+
+    @property
+    def hidden(self) -> str:
+        return str(getattr(self.module, "HIDDEN", "hidden state"))
+
+    def add_options(self, parser: argparse.ArgumentParser, verb: str) -> None:
+        if self.module is not None:
+            self.module.add_options(parser, verb, TYPES)
+
+    def rules(self, args: argparse.Namespace) -> Any:
+        return self.entry.rules() if self.module is None else self.module.rules(args)
+
+    def call(self, verb: str) -> Callable[..., Any]:
+        """The library function of a verb only some games have (``openings``, ``match``)."""
+        function: Callable[..., Any] = getattr(self.module, verb)
+        return function
+
+
+def _all_commands() -> dict[str, _Commands]:
+    """Every registered game's part of the command line, by name, the default game first
+    (a game whose command-line module does not import is left out, with a warning)."""
+    found: dict[str, _Commands] = {}
+    for name in sorted(games(), key=lambda name: name != DEFAULT_GAME):
+        try:
+            found[name] = _Commands(entry(name))
+        except Exception as exc:  # a broken plug-in must not break the others
+            import warnings
+
+            warnings.warn(
+                f"genial: the command line of the game {name!r} failed to load: {exc}",
+                RuntimeWarning,
+                stacklevel=2,
+            )
+    return found
+
+
+def _commands(args: argparse.Namespace) -> _Commands:
+    """The part of the command line of the game a command plays."""
+    return _Commands(entry(args.game))
 
 
 # -- output files ------------------------------------------------------------------------------
@@ -422,18 +528,19 @@ def _text_writer(text: str) -> Callable[[str], None]:
 
 
 def _play(args: argparse.Namespace, session: _Session) -> int:
+    rules = _rules(args)
+    players = int(rules.players)
     policies = args.policy or ["greedy"]
     if len(policies) == 1:
-        policies = policies * args.players
-    if len(policies) != args.players:
+        policies = policies * players
+    if len(policies) != players:
         raise CommandLineError(
-            f"give one --policy, or one per player ({args.players}), not {len(policies)}"
+            f"give one --policy, or one per player ({players}), not {len(policies)}"
         )
-    rules = _rules(args)
     record = _output("--record", args.record, RECORDS) if args.record is not None else None
     picture = _output("--svg", args.svg, SVG) if args.svg is not None else None
     session.outputs = [out for out in (record, picture) if out]
-    game = make(_game(args), rules=rules, seed=args.seed)
+    game = make(args.game, rules=rules, seed=args.seed)
     while not game.is_over:
         player, turn = game.current_player, game.turn
         move = game.choose(policies[player], epsilon=args.epsilon)
@@ -468,9 +575,26 @@ def _is_directory_path(path: str) -> bool:
     return os.path.isdir(path) and not os.path.splitext(os.path.basename(path))[1]
 
 
-def _simulate(args: argparse.Namespace, session: _Session) -> int:
+def _run_simulate(args: argparse.Namespace, rules: Any, **where: Any) -> Any:
+    """The one call of ``genial.batch.simulate`` (``where``: ``out``, ``overwrite``, ``resume``,
+    ``address``)."""
     from .batch import simulate
 
+    return simulate(
+        args.games,
+        rules=rules,
+        game=args.game,
+        policy=_policy(args, "random"),
+        seed=args.seed,
+        workers=_workers(args),
+        progress=_progress(args),
+        epsilon=args.epsilon,
+        backend=args.backend,
+        **where,
+    )
+
+
+def _simulate(args: argparse.Namespace, session: _Session) -> int:
     rules = _rules(args)
     dataset = args.out is not None and _is_directory_path(args.out)
     if (args.overwrite or args.resume) and not dataset:
@@ -480,25 +604,15 @@ def _simulate(args: argparse.Namespace, session: _Session) -> int:
     _require_formats(session.outputs)  # (simulate checks that the results fit in memory)
     if dataset:
         _require(("pyarrow",), "parquet", f"--out {excerpt(args.out, PATH_LIMIT)} (dataset)")
-    options: dict[str, Any] = {
-        "rules": rules,
-        "game": _game(args),
-        "policy": _policy(args, "random"),
-        "seed": args.seed,
-        "workers": _workers(args),
-        "progress": _progress(args),
-        "epsilon": args.epsilon,
-        "backend": args.backend,
-    }
     if dataset:  # checked before any game: a new or empty directory, or --overwrite/--resume
         with _scheduler(args) as address:
-            written = simulate(
-                args.games,
+            written = _run_simulate(
+                args,
+                rules,
                 out=args.out,
                 overwrite=args.overwrite,
                 resume=args.resume,
                 address=address,
-                **options,
             )
         session.finished = True
         session.say(written.summary())
@@ -508,7 +622,7 @@ def _simulate(args: argparse.Namespace, session: _Session) -> int:
         )
         return 0
     with _scheduler(args) as address:
-        runs = simulate(args.games, address=address, **options)
+        runs = _run_simulate(args, rules, address=address)
     session.finished = True
     if out:
         if out.extension == ".csv":
@@ -525,8 +639,7 @@ def _simulate(args: argparse.Namespace, session: _Session) -> int:
 
 
 def _openings(args: argparse.Namespace, session: _Session) -> int:
-    from .board.openings import analyse
-
+    analyse = _commands(args).call("openings")
     rules = _rules(args)
     table = _output("--out", args.out, TABLES) if args.out is not None else None
     plot = _output("--plot", args.plot, PICTURES) if args.plot is not None else None
@@ -562,17 +675,15 @@ def _openings(args: argparse.Namespace, session: _Session) -> int:
 
 
 def _match(args: argparse.Namespace, session: _Session) -> int:
-    from .cards.matches import match
-
+    match = _commands(args).call("match")
     result = match(
         args.matches,
         rounds=args.rounds,
-        players=args.players,
+        rules=_rules(args),
         policy=_policy(args, "random"),
         epsilon=args.epsilon,
         seed=args.seed,
         workers=-1 if args.workers is None else args.workers,
-        turn_cap=args.turn_cap,
         progress=_progress(args),
     )
     session.finished = True
@@ -613,7 +724,7 @@ def _replay(args: argparse.Namespace, session: _Session) -> int:
     picture = _output("--svg", args.svg, SVG) if args.svg is not None else None
     session.outputs = [out for out in (page, picture) if out]
     record = _read_record(args.record)
-    game = _replay_game(record)  # RecordError names what does not replay
+    game = _replayed(record, args.game)  # RecordError names what does not replay
     writes: list[tuple[_Output, Callable[[str], object]]] = []
     if page:
         writes.append((page, _text_writer(replay_html(record))))
@@ -629,38 +740,40 @@ def _replay(args: argparse.Namespace, session: _Session) -> int:
     return 0
 
 
-def _replay_game(record: Any) -> Any:
-    """The game a record of either game replays to."""
-    from .board.game import Game
-    from .cards.game import CardGame
-    from .cards.notation import RECORDS as CARD_RECORDS
-
-    if isinstance(record, dict) and record.get("format") == CARD_RECORDS.name:
-        return CardGame.from_record(record)
-    return Game.from_record(record, pair_tiles=False)
+def _replayed(record: Any, game: str | None) -> Any:
+    """The game ``record`` replays to: the game its ``"format"`` names (which ``--game``, if
+    given, must be), else read as a record of ``--game`` (the default game's), whose reader
+    says what is wrong with it."""
+    try:
+        found: GameEntry | None = entry_of(record) if isinstance(record, dict) else None
+    except GenialError:
+        found = None
+    if found is None:
+        found = entry(game or DEFAULT_GAME)
+    elif game is not None and found.name != game:
+        raise CommandLineError(
+            f"RECORD.json is a record of the game {found.name!r}, not of --game {game}"
+        )
+    return found.adapter.replay(record)
 
 
 def _analyse(args: argparse.Namespace, session: _Session) -> int:
-    """``genial analyse`` and ``genial cards analyse``: the position of the command's game."""
+    """``genial analyse``: the position of the ``--game``'s game."""
     from .analysis import evaluate
-    from .board.notation import Position
-    from .cards.notation import CardPosition
 
-    cards = _game(args) == "cards"
-    own: Any = CardPosition if cards else Position
-    other: Any = Position if cards else CardPosition
-    try:
-        position = own.parse(args.position)
-    except GenialError as exc:
+    own = _commands(args).entry
+    position: Any = args.position
+    if own.position is not None:
         try:
-            other.parse(args.position)
-        except GenialError:
-            raise exc from None
-        raise CommandLineError(
-            "POSITION is a board game position: analyse it with genial analyse"
-            if cards
-            else "POSITION is a card game position: analyse it with genial cards analyse"
-        ) from None
+            position = own.position.parse(args.position)
+        except GenialError as exc:
+            other = _reader_of(args.position, own)
+            if other is None:
+                raise exc from None
+            raise CommandLineError(
+                f"POSITION is a position of the game {other.name!r}: analyse it with "
+                + _spelling("analyse", other.name)
+            ) from None
     result = evaluate(
         position,
         playouts=args.playouts,
@@ -678,6 +791,29 @@ def _analyse(args: argparse.Namespace, session: _Session) -> int:
     return 0
 
 
+def _reader_of(text: str, own: GameEntry) -> GameEntry | None:
+    """The game other than ``own`` whose position ``text`` is, if any."""
+    for name in games():
+        other = entry(name)
+        if other.name == own.name or other.position is None:
+            continue
+        try:
+            other.position.parse(text)
+        except GenialError:
+            continue
+        return other
+    return None
+
+
+def _spelling(verb: str, game: str) -> str:
+    """How to ask for ``verb`` of ``game``: ``genial analyse --game cards (or genial cards
+    analyse)``."""
+    if game == DEFAULT_GAME:
+        return f"genial {verb}"
+    alias = f" (or genial {game} {verb})" if game not in VERBS else ""
+    return f"genial {verb} --game {game}{alias}"
+
+
 def _arena(args: argparse.Namespace, session: _Session) -> int:
     from .arena import arena
 
@@ -686,11 +822,12 @@ def _arena(args: argparse.Namespace, session: _Session) -> int:
     result = arena(
         args.policy,
         games=args.games,
-        players=_board_rules(args),
+        players=_rules(args),
         seed=args.seed,
         workers=_workers(args),
         progress=_progress(args),
         epsilon=args.epsilon,
+        game=args.game,
     )
     session.finished = True
     session.say(result)
@@ -703,58 +840,12 @@ def _policy(args: argparse.Namespace, default: str) -> str | list[str]:
     return policies[0] if len(policies) == 1 else policies
 
 
-def _game(args: argparse.Namespace) -> str:
-    """The registry name of the game a command plays."""
-    return "cards" if getattr(args, "command", None) == "cards" else "board"
-
-
-def _add_card_rules(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument(
-        "--players",
-        type=_one_of((2, 3, 4)),
-        default=3,
-        metavar="{2,3,4}",
-        help="players (two play with two display cards each)",
-    )
-    parser.add_argument(
-        "--turn-cap",
-        type=_integer(1, 32000),
-        default=1000,
-        metavar="N",
-        help="turns after which a game stops, reported as truncated",
-    )
-
-
 def _rules(args: argparse.Namespace) -> Any:
-    if _game(args) == "cards":
-        return CardRules(args.players, turn_cap=args.turn_cap)
-    return _board_rules(args)
-
-
-def _board_rules(args: argparse.Namespace) -> Rules:
-    return Rules(args.players, teams=args.teams, tournament=args.tournament, tiles=args.tiles)
+    """The rules object the game's options name."""
+    return _commands(args).rules(args)
 
 
 # -- the parser --------------------------------------------------------------------------------
-
-
-def _add_rules(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument(
-        "--players",
-        type=_one_of((1, 2, 3, 4)),
-        default=2,
-        metavar="{1,2,3,4}",
-        help="players; 1 plays the solo game",
-    )
-    parser.add_argument("--teams", action="store_true", help="4 players in two teams")
-    parser.add_argument("--tournament", action="store_true", help="tournament rules (2 players)")
-    parser.add_argument(
-        "--tiles",
-        type=_one_of(("standard", "travel")),
-        default="standard",
-        metavar="{standard,travel}",
-        help="tile set",
-    )
 
 
 def _add_progress(parser: argparse.ArgumentParser) -> None:
@@ -898,8 +989,15 @@ def _add_out(parser: argparse.ArgumentParser) -> None:
     )
 
 
-def _add_play(parser: argparse.ArgumentParser) -> None:
-    """``genial play`` and ``genial cards play``: one game between built-in policies."""
+def _add_count(
+    parser: argparse.ArgumentParser, flag: str, what: str, default: int, text: str
+) -> None:
+    """A count of ``what`` (``_count``: ``1e6``, ...), from 1."""
+    parser.add_argument(flag, type=_count(1, what), default=default, metavar="N", help=text)
+
+
+def _add_play(parser: argparse.ArgumentParser, game: _Commands) -> None:
+    """``genial play``: one game between built-in policies."""
     _add_seed(parser)
     _add_policy(parser, "greedy")
     parser.add_argument("--quiet", action="store_true", help="print only the final position")
@@ -907,20 +1005,61 @@ def _add_play(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--svg", metavar="PATH.svg", help="draw the final position into this SVG file"
     )
-    parser.set_defaults(func=_play)
 
 
-def _add_analyse(parser: argparse.ArgumentParser, *, hidden: str) -> None:
-    """``genial analyse`` and ``genial cards analyse``: ``genial.analysis.evaluate``."""
+def _add_simulate(parser: argparse.ArgumentParser, game: _Commands) -> None:
+    """``genial simulate``: ``genial.batch.simulate``."""
+    _add_count(
+        parser,
+        "--games",
+        "games",
+        100_000,
+        "games to play: 1000000, 1_000_000 or 1e6; at most 1e12",
+    )
+    _add_run(parser, policy="random", dask=True)
+    _add_out(parser)
+    _add_progress(parser)
+
+
+def _add_openings(parser: argparse.ArgumentParser, game: _Commands) -> None:
+    """``genial openings``: the game's ``openings`` (the board game's
+    ``genial.board.openings.analyse``)."""
+    _add_count(
+        parser,
+        "--games-per-opening",
+        "games per opening",
+        1000,
+        "games per class of openings: 1000, 1_000 or 1e3; at most 1e12",
+    )
+    _add_run(parser, policy="greedy", dask=True)
+    parser.add_argument(
+        "--reply-to", metavar="MOVE", help="analyse the second player's replies to this opening"
+    )
+    parser.add_argument(
+        "--rows", type=_integer(0), default=10, metavar="N", help="best and worst rows to print"
+    )
+    parser.add_argument(
+        "--out", metavar="PATH", help="write the table: .parquet (genial-sim[parquet]) or .csv"
+    )
+    parser.add_argument(
+        "--plot",
+        metavar="PATH",
+        help="write the heatmap and ranked chart: .png, .svg or .pdf (genial-sim[plot])",
+    )
+    _add_progress(parser)
+
+
+def _add_analyse(parser: argparse.ArgumentParser, game: _Commands) -> None:
+    """``genial analyse``: ``genial.analysis.evaluate``."""
     parser.add_argument(
         "position", metavar="POSITION", help="a position text (game.to_text(), quoted)"
     )
-    parser.add_argument(
+    _add_count(
+        parser,
         "--playouts",
-        type=_count(1, "playouts"),
-        default=1000,
-        metavar="N",
-        help="playouts per move (with --adaptive: for the moves that survive to the end)",
+        "playouts",
+        1000,
+        "playouts per move (with --adaptive: for the moves that survive to the end)",
     )
     parser.add_argument(
         "--view",
@@ -928,31 +1067,266 @@ def _add_analyse(parser: argparse.ArgumentParser, *, hidden: str) -> None:
         default="player",
         metavar="{player,omniscient}",
         help="player: redeal what the mover cannot see in every playout; omniscient: the true "
-        + hidden,
+        + game.hidden,
     )
     parser.add_argument(
         "--adaptive", action="store_true", help="successive halving from --min-playouts"
     )
-    parser.add_argument(
+    _add_count(
+        parser,
         "--min-playouts",
-        type=_count(1, "playouts"),
-        default=32,
-        metavar="N",
-        help="playouts per move in the first round of --adaptive",
+        "playouts",
+        32,
+        "playouts per move in the first round of --adaptive",
     )
     parser.add_argument(
         "--rows", type=_integer(0), default=10, metavar="N", help="moves to print, best first"
     )
     _add_run(parser, policy="random")
     _add_progress(parser)
-    parser.set_defaults(func=_analyse)
+
+
+def _add_arena(parser: argparse.ArgumentParser, game: _Commands) -> None:
+    """``genial arena``: ``genial.arena.arena``."""
+    _add_count(
+        parser,
+        "--games",
+        "deals",
+        1000,
+        "duplicate deals per table, each played from every seat rotation",
+    )
+    _add_run(parser, policy="greedy")
+    _add_progress(parser)
+
+
+def _add_match(parser: argparse.ArgumentParser, game: _Commands) -> None:
+    """``genial match``: the game's ``match`` (the card game's ``genial.cards.matches.match``)."""
+    _add_count(parser, "--matches", "matches", 10_000, "matches to play: 10000, 10_000 or 1e4")
+    parser.add_argument(
+        "--rounds", type=_integer(1, 1000), default=3, metavar="N", help="rounds per match"
+    )
+    _add_run(parser, policy="random")
+    _add_progress(parser)
+
+
+def _add_replay(parser: argparse.ArgumentParser, game: _Commands) -> None:
+    """``genial replay``: a record as an HTML page or an SVG."""
+    parser.add_argument("record", metavar="RECORD.json", help="a record written by play --record")
+    parser.add_argument(
+        "--html",
+        metavar="PATH.html",
+        help="write a page stepping through the game (buttons, keys, move list; no network)",
+    )
+    parser.add_argument("--svg", metavar="PATH.svg", help="draw the final position into this SVG")
+
+
+@dataclass(frozen=True)
+class _Verb:
+    help: str
+    add: Callable[[argparse.ArgumentParser, _Commands], None]
+    run: Callable[[argparse.Namespace, _Session], int]
+
+
+_VERBS = {
+    "play": _Verb("play and print one game between built-in policies", _add_play, _play),
+    "simulate": _Verb(
+        "play many games in the compiled kernel and summarise them", _add_simulate, _simulate
+    ),
+    "openings": _Verb(
+        "win rates of every class of first placements, with intervals", _add_openings, _openings
+    ),
+    "analyse": _Verb(
+        "every legal decision of a position played out and ranked, with intervals",
+        _add_analyse,
+        _analyse,
+    ),
+    "arena": _Verb(
+        "policies against each other on duplicate deals, with Elo ratings", _add_arena, _arena
+    ),
+    "match": _Verb(
+        "multi-round matches scored by victory points (docs/rules.md §5.7)", _add_match, _match
+    ),
+    "replay": _Verb(
+        "a recorded game as a self-contained HTML replay page or an SVG", _add_replay, _replay
+    ),
+}
+
+VERBS = tuple(_VERBS)
+"""The verbs of ``genial``, each once: ``--game`` chooses the game (a game has some of them)."""
+
+
+def _game_name(text: str) -> str:
+    """``--game``: a registered game's name or alias, as its name."""
+    try:
+        return entry(text).name
+    except GenialError as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from None
+
+
+def _add_verb(
+    parser: argparse.ArgumentParser, verb: str, game: _Commands, *, choose: bool = True
+) -> None:
+    """Give ``parser`` the options of ``verb`` as ``game`` plays it: ``--game`` (with
+    ``choose``; an alias such as ``genial cards VERB`` has none), the game's options, the
+    verb's."""
+    if choose:
+        names = ", ".join(games())
+        parser.add_argument(
+            "--game",
+            type=_game_name,
+            default=None if verb == "replay" else DEFAULT_GAME,
+            metavar="NAME",
+            help=f"the game: {names}"
+            + (" (default: the game the record names)" if verb == "replay" else ""),
+        )
+    else:
+        parser.set_defaults(game=game.entry.name)
+    game.add_options(parser, verb)
+    _VERBS[verb].add(parser, game)
+    parser.set_defaults(func=_VERBS[verb].run, verb=verb)
+
+
+def _having(verb: str, commands: dict[str, _Commands]) -> list[str]:
+    """The games that have ``verb``."""
+    return [name for name, game in commands.items() if verb in game.verbs]
+
+
+class _VerbParser(_Parser):
+    """The parser of one verb, built with the options of the default game (or with ``--game``
+    alone, for a verb the default game does not have); ``--game NAME`` hands the arguments to
+    the parser of that game's options, built the first time it is asked for. Without ``verb``
+    (the parser of a group such as ``genial cards``), a plain parser."""
+
+    def __init__(
+        self,
+        *args: Any,
+        verb: str | None = None,
+        commands: dict[str, _Commands] | None = None,
+        **kw: Any,
+    ) -> None:
+        self.verb, self.commands = verb or "", commands or {}
+        if not self.verb:
+            super().__init__(*args, **kw)
+            return
+        default = self.commands.get(DEFAULT_GAME)
+        self.home = DEFAULT_GAME if default and self.verb in default.verbs else None
+        others = [name for name in _having(self.verb, self.commands) if name != self.home]
+        kw["epilog"] = _epilog(self.verb, self.home, others)
+        super().__init__(*args, **kw)
+        self._parsers: dict[str, argparse.ArgumentParser] = {}
+        if self.home is not None:
+            _add_verb(self, self.verb, self.commands[self.home])
+        else:
+            _add_verb_choice(self, self.verb, others)
+
+    def parse_known_args(  # type: ignore[override]
+        self, args: Sequence[str] | None = None, namespace: argparse.Namespace | None = None
+    ) -> tuple[argparse.Namespace, list[str]]:
+        if not self.verb:
+            return super().parse_known_args(args, namespace)
+        argv = list(sys.argv[1:] if args is None else args)
+        named = _named_game(argv)
+        if named is None and self.home is None and not {"-h", "--help"} & set(argv):
+            raise _ParseError(self.prog, self._lacking(DEFAULT_GAME, " (the default)"))
+        if named is not None:
+            name = self._chosen(named)
+            if name != self.home:
+                return self._parser(name).parse_known_args(argv, namespace)
+        fresh = copy.copy(namespace)
+        parsed, extra = super().parse_known_args(argv, namespace)
+        chosen = getattr(parsed, "game", None)
+        if chosen is not None and chosen != self.home:  # --game abbreviated (--gam cards)
+            return self._parser(self._chosen(chosen)).parse_known_args(argv, fresh)
+        return parsed, extra
+
+    def _chosen(self, text: str) -> str:
+        """The game named ``text``, which has this verb (else a ``_ParseError``)."""
+        try:
+            name = entry(text).name
+        except GenialError as exc:
+            raise _ParseError(self.prog, f"argument --game: {exc}") from None
+        if name not in self.commands or self.verb not in self.commands[name].verbs:
+            raise _ParseError(self.prog, self._lacking(name))
+        return name
+
+    def _lacking(self, name: str, note: str = "") -> str:
+        having = _having(self.verb, self.commands)
+        return (
+            f"argument --game: the game {name!r}{note} has no {self.verb}; "
+            f"give --game {' or '.join(having)}"
+        )
+
+    def _parser(self, name: str) -> argparse.ArgumentParser:
+        if name not in self._parsers:
+            others = [n for n in _having(self.verb, self.commands) if n != name]
+            parser = _Parser(
+                prog=self.prog,
+                description=self.description,
+                epilog=_epilog(self.verb, name, others),
+                formatter_class=_HelpFormatter,
+            )
+            _add_verb(parser, self.verb, self.commands[name])
+            self._parsers[name] = parser
+        return self._parsers[name]
+
+
+def _add_verb_choice(parser: argparse.ArgumentParser, verb: str, having: list[str]) -> None:
+    """The parser of a verb the default game has not: ``--game`` alone."""
+    parser.add_argument(
+        "--game",
+        type=_game_name,
+        default=DEFAULT_GAME,
+        metavar="NAME",
+        help=f"the game: {' or '.join(having)} (the default game, {DEFAULT_GAME}, has no {verb})",
+    )
+
+
+def _epilog(verb: str, game: str | None, others: list[str]) -> str:
+    """Whose options the help shows, and how to see the other games'."""
+    shown = (
+        ""
+        if game is None
+        else f"The options shown are those of --game {game}"
+        + (" (the default). " if game == DEFAULT_GAME else ". ")
+    )
+    if not others:
+        return shown.strip()
+    names = ", ".join(others)
+    return shown + f"genial {verb} --game NAME --help shows those of game NAME ({names})."
+
+
+def _named_game(argv: Sequence[str]) -> str | None:
+    """The value of ``--game NAME`` or ``--game=NAME`` in ``argv`` (the last one), if any."""
+    named = None
+    for i, arg in enumerate(argv):
+        if arg == "--":
+            break
+        if arg == "--game" and i + 1 < len(argv):
+            named = argv[i + 1]
+        elif arg.startswith("--game="):
+            named = arg.partition("=")[2]
+    return named
 
 
 def build_parser() -> argparse.ArgumentParser:
+    """The parser of the command line: every verb once, its ``--game`` (default ``board``)
+    choosing whose options it takes; ``genial cards VERB`` is an alias of ``genial VERB
+    --game cards`` (likewise for every game but the default one).
+
+    >>> args = build_parser().parse_args(["simulate", "--game", "cards", "--players", "4"])
+    >>> (args.game, args.players, args.turn_cap)
+    ('cards', 4, 1000)
+    >>> alias = build_parser().parse_args(["cards", "simulate", "--players", "4"])
+    >>> vars(alias) == {**vars(args), "command": "cards"}
+    True
+    """
+    commands = _all_commands()
     parser = _Parser(
         prog="genial",
-        description="Simulate Reiner Knizia's Ingenious (Einfach Genial).",
+        description="Simulate Reiner Knizia's Ingenious (Einfach Genial) and its card game.",
         formatter_class=_HelpFormatter,
+        epilog="Every command takes --game NAME (" + ", ".join(commands) + f"; default "
+        f"{DEFAULT_GAME}): genial COMMAND --game NAME --help shows that game's options.",
     )
     parser.add_argument(
         "--version",
@@ -960,164 +1334,44 @@ def build_parser() -> argparse.ArgumentParser:
         version=f"genial {__version__}",
         help="show the version and exit",
     )
+    verbs = [verb for verb in VERBS if _having(verb, commands)]
+    aliases = [name for name in commands if name != DEFAULT_GAME and name not in VERBS]
     sub = parser.add_subparsers(
         dest="command",
         required=True,
-        metavar="{play,simulate,openings,analyse,arena,cards,replay}",
+        metavar="{" + ",".join(verbs + aliases) + "}",
+        parser_class=_VerbParser,
     )
-
-    play = sub.add_parser(
-        "play",
-        help="play and print one game between built-in policies",
-        formatter_class=_HelpFormatter,
-    )
-    _add_rules(play)
-    _add_play(play)
-
-    sim = sub.add_parser(
-        "simulate",
-        help="play many games in the compiled kernel and summarise them",
-        formatter_class=_HelpFormatter,
-    )
-    _add_rules(sim)
-    sim.add_argument(
-        "--games",
-        type=_count(1, "games"),
-        default=100_000,
-        metavar="N",
-        help="games to play: 1000000, 1_000_000 or 1e6; at most 1e12",
-    )
-    _add_run(sim, policy="random", dask=True)
-    _add_out(sim)
-    _add_progress(sim)
-    sim.set_defaults(func=_simulate)
-
-    op = sub.add_parser(
-        "openings",
-        help="win rates of every class of first placements, with intervals",
-        formatter_class=_HelpFormatter,
-    )
-    _add_rules(op)
-    op.add_argument(
-        "--games-per-opening",
-        type=_count(1, "games per opening"),
-        default=1000,
-        metavar="N",
-        help="games per class of openings: 1000, 1_000 or 1e3; at most 1e12",
-    )
-    _add_run(op, policy="greedy", dask=True)
-    op.add_argument(
-        "--reply-to", metavar="MOVE", help="analyse the second player's replies to this opening"
-    )
-    op.add_argument(
-        "--rows", type=_integer(0), default=10, metavar="N", help="best and worst rows to print"
-    )
-    op.add_argument(
-        "--out", metavar="PATH", help="write the table: .parquet (genial-sim[parquet]) or .csv"
-    )
-    op.add_argument(
-        "--plot",
-        metavar="PATH",
-        help="write the heatmap and ranked chart: .png, .svg or .pdf (genial-sim[plot])",
-    )
-    _add_progress(op)
-    op.set_defaults(func=_openings)
-
-    an = sub.add_parser(
-        "analyse",
-        help="every legal decision of a position played out and ranked, with intervals",
-        formatter_class=_HelpFormatter,
-    )
-    _add_analyse(an, hidden="racks")
-
-    ar = sub.add_parser(
-        "arena",
-        help="policies against each other on duplicate deals, with Elo ratings",
-        formatter_class=_HelpFormatter,
-    )
-    _add_rules(ar)
-    ar.add_argument(
-        "--games",
-        type=_count(1, "deals"),
-        default=1000,
-        metavar="N",
-        help="duplicate deals per table, each played from every seat rotation",
-    )
-    _add_run(ar, policy="greedy")
-    _add_progress(ar)
-    ar.set_defaults(func=_arena)
-
-    replay = sub.add_parser(
-        "replay",
-        help="a recorded game (either game) as a self-contained HTML replay page or an SVG",
-        formatter_class=_HelpFormatter,
-    )
-    replay.add_argument("record", metavar="RECORD.json", help="a record written by play --record")
-    replay.add_argument(
-        "--html",
-        metavar="PATH.html",
-        help="write a page stepping through the game (buttons, keys, move list; no network)",
-    )
-    replay.add_argument("--svg", metavar="PATH.svg", help="draw the final position into this SVG")
-    replay.set_defaults(func=_replay)
-
-    cards = sub.add_parser(
-        "cards",
-        help="the card game (Einfach Genial: Das Kartenspiel): play, simulate, match, analyse",
-        formatter_class=_HelpFormatter,
-    )
-    card_sub = cards.add_subparsers(
-        dest="cards_command", required=True, metavar="{play,simulate,match,analyse}"
-    )
-    card_play = card_sub.add_parser(
-        "play",
-        help="play and print one card game between built-in policies",
-        formatter_class=_HelpFormatter,
-    )
-    _add_card_rules(card_play)
-    _add_play(card_play)
-    card_sim = card_sub.add_parser(
-        "simulate",
-        help="play many card games in the compiled kernel and summarise them",
-        formatter_class=_HelpFormatter,
-    )
-    _add_card_rules(card_sim)
-    card_sim.add_argument(
-        "--games",
-        type=_count(1, "games"),
-        default=100_000,
-        metavar="N",
-        help="games to play: 1000000, 1_000_000 or 1e6; at most 1e12",
-    )
-    _add_run(card_sim, policy="random", dask=True)
-    _add_out(card_sim)
-    _add_progress(card_sim)
-    card_sim.set_defaults(func=_simulate)
-    card_match = card_sub.add_parser(
-        "match",
-        help="multi-round matches scored by victory points (docs/rules.md §5.7)",
-        formatter_class=_HelpFormatter,
-    )
-    _add_card_rules(card_match)
-    card_match.add_argument(
-        "--matches",
-        type=_count(1, "matches"),
-        default=10_000,
-        metavar="N",
-        help="matches to play: 10000, 10_000 or 1e4",
-    )
-    card_match.add_argument(
-        "--rounds", type=_integer(1, 1000), default=3, metavar="N", help="rounds per match"
-    )
-    _add_run(card_match, policy="random")
-    _add_progress(card_match)
-    card_match.set_defaults(func=_match)
-    card_analyse = card_sub.add_parser(
-        "analyse",
-        help="every legal decision of a card position played out and ranked, with intervals",
-        formatter_class=_HelpFormatter,
-    )
-    _add_analyse(card_analyse, hidden="hands, deck and discard pile")
+    for verb in verbs:
+        having = _having(verb, commands)
+        games_of = "" if len(having) == len(commands) else f" (--game {' or '.join(having)})"
+        sub.add_parser(
+            verb,
+            help=_VERBS[verb].help + games_of,
+            description=_VERBS[verb].help,
+            formatter_class=_HelpFormatter,
+            verb=verb,
+            commands=commands,
+        )
+    for name in aliases:
+        game = commands[name]
+        own = [verb for verb in VERBS if verb in game.verbs]
+        group = sub.add_parser(
+            name,
+            help=f"{game.entry.title}: genial {name} VERB is genial VERB --game {name}",
+            formatter_class=_HelpFormatter,
+        )
+        group_sub = group.add_subparsers(
+            dest="verb", required=True, metavar="{" + ",".join(own) + "}"
+        )
+        for verb in own:
+            alias = group_sub.add_parser(
+                verb,
+                help=_VERBS[verb].help,
+                description=f"{_VERBS[verb].help} (genial {verb} --game {name})",
+                formatter_class=_HelpFormatter,
+            )
+            _add_verb(alias, verb, game, choose=False)
     return parser
 
 
@@ -1144,7 +1398,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         args, unknown = parser.parse_known_args(argv)
         if unknown:  # said by the command's parser, not by the top one
             prog = f"genial {args.command}"
-            raise _ParseError(prog, f"unrecognized arguments: {excerpt(' '.join(unknown))}")
+            game = getattr(args, "game", None)
+            whose = f" (not options of --game {game})" if game not in (None, DEFAULT_GAME) else ""
+            raise _ParseError(prog, f"unrecognized arguments: {excerpt(' '.join(unknown))}{whose}")
     except _ParseError as exc:
         _tell(f"{exc.prog}: error: {_one_line(str(exc))}")
         return EXIT_USAGE

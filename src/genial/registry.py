@@ -64,6 +64,15 @@ class GameEntry:
         The ``"format"`` of the game's JSON records (``entry_of(record)`` finds the game by it).
     aliases
         Other names the registry accepts for the game.
+    cli
+        The dotted name of the module holding the game's part of the ``genial`` command line
+        (``genial.cli`` imports it when the command line is built): its ``VERBS`` (the verbs the
+        game has), ``add_options(parser, verb, types)`` (the game's options of a verb, such as
+        its rules), ``rules(options)`` (the rules object those options name), ``HIDDEN`` (what
+        a player cannot see, for ``analyse --view``) and, for a verb only some games have
+        (``openings``, ``match``), a function of that name calling the library. ``None``: the
+        command line offers the game's default rules to ``play``, ``simulate``, ``analyse``,
+        ``arena`` and ``replay``.
     """
 
     name: str
@@ -76,6 +85,7 @@ class GameEntry:
     move: Any = None
     record_format: str | None = None
     aliases: tuple[str, ...] = ()
+    cli: str | None = None
 
     def __repr__(self) -> str:
         return f"<GameEntry {self.name!r}: {self.title}>"

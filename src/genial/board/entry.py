@@ -23,4 +23,5 @@ GAME = GameEntry(
     move=Move,
     record_format=RECORDS.name,
     aliases=("ingenious", "genial"),
+    cli="genial.board.cli",
 )

@@ -23,4 +23,5 @@ GAME = GameEntry(
     move=CardMove,
     record_format=RECORDS.name,
     aliases=("card",),
+    cli="genial.cards.cli",
 )
