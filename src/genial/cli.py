@@ -257,6 +257,8 @@ DEFAULT_GAME = "board"
 
 _PLAIN_VERBS = ("play", "simulate", "analyse", "arena", "replay")
 """The verbs of a game whose entry names no command-line module (its default rules)."""
+_OWN_VERBS = frozenset({"openings", "match"})
+"""Verbs whose library function is the game's own (its command-line module's of that name)."""
 
 
 @dataclass(frozen=True)
@@ -295,7 +297,10 @@ class _Commands:
 
     @property
     def verbs(self) -> tuple[str, ...]:
-        return tuple(getattr(self.module, "VERBS", _PLAIN_VERBS))
+        """The verbs the game has: those its module names (one of ``_OWN_VERBS`` only with
+        the function that plays it)."""
+        named = getattr(self.module, "VERBS", _PLAIN_VERBS)
+        return tuple(v for v in named if v not in _OWN_VERBS or hasattr(self.module, v))
 
     @property
     def hidden(self) -> str:
@@ -1171,6 +1176,9 @@ def _add_verb(
     verb's."""
     if choose:
         names = ", ".join(games())
+        aliases = [alias for name in games() for alias in entry(name).aliases]
+        if aliases:
+            names += f" (or {', '.join(aliases)})"
         parser.add_argument(
             "--game",
             type=_game_name,
