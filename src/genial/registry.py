@@ -113,7 +113,8 @@ class GameEntry:
         Makes the game's own environment class (``BoardEnv``):
         ``env(players, rules=..., max_turns=..., render_mode=...)``; ``None``: a ``GameEnv``.
     vector_env
-        Makes the game's batched environment (``genial.vector.VectorEnv(...)``).
+        The game's batched environment class: ``vector_env(n_envs, rules, seed)``
+        (``genial.vector.VectorEnv``).
     players
         The default player count of the environments.
     """

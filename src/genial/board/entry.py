@@ -14,6 +14,7 @@ from .moves import ACTION_SWAP, MOVES, Move
 from .notation import RECORDS, Position
 from .observer import BoardObserver
 from .rules import Rules
+from .vector import VectorEnv
 
 __all__ = ["GAME"]
 
@@ -34,12 +35,6 @@ def _env(*args: Any, **kwargs: Any) -> Any:
     from ..integrations.pettingzoo import BoardEnv
 
     return BoardEnv(*args, **kwargs)
-
-
-def _vector_env(*args: Any, **kwargs: Any) -> Any:
-    from .vector import VectorEnv
-
-    return VectorEnv(*args, **kwargs)
 
 
 GAME = GameEntry(
@@ -66,6 +61,6 @@ GAME = GameEntry(
     ),
     observer=BoardObserver,
     env=_env,
-    vector_env=_vector_env,
+    vector_env=VectorEnv,
     players=2,
 )

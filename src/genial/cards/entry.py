@@ -13,6 +13,7 @@ from .moves import ACTION_SWAP, MOVES, CardMove
 from .notation import RECORDS, CardPosition
 from .observer import CardObserver
 from .rules import CardRules
+from .vector import CardVectorEnv
 
 __all__ = ["GAME"]
 
@@ -30,12 +31,6 @@ def _env(*args: Any, **kwargs: Any) -> Any:
     from ..integrations.pettingzoo import CardEnv
 
     return CardEnv(*args, **kwargs)
-
-
-def _vector_env(*args: Any, **kwargs: Any) -> Any:
-    from .vector import CardVectorEnv
-
-    return CardVectorEnv(*args, **kwargs)
 
 
 GAME = GameEntry(
@@ -62,6 +57,6 @@ GAME = GameEntry(
     ),
     observer=CardObserver,
     env=_env,
-    vector_env=_vector_env,
+    vector_env=CardVectorEnv,
     players=3,
 )

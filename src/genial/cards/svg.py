@@ -8,20 +8,8 @@ from typing import TYPE_CHECKING
 
 from ..board.geometry import COLOURS
 from ..errors import GenialError, excerpt
-from ..render.kit import (
-    COLOUR_VALUES,
-    LAST_MOVE,
-    TILE_EDGE,
-    TILE_FACE,
-    ReplayPicture,
-    _document,
-    _n,
-    _ordinal,
-    _placed,
-    _shape,
-    _text,
-    _turn_arrow,
-)
+from ..render import kit
+from ..render.kit import _n, _shape, _text
 from .moves import CARDS
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -38,12 +26,12 @@ def _card_defs() -> str:
     for a, b in CARDS:
         parts.append(
             f'<g id="genial-card-{COLOURS[a]}{COLOURS[b]}">'
-            f'<rect width="{_n(w)}" height="{_n(h)}" rx="3" fill="{TILE_FACE}" '
-            f'stroke="{TILE_EDGE}" stroke-width="1"/>'
+            f'<rect width="{_n(w)}" height="{_n(h)}" rx="3" fill="{kit.TILE_FACE}" '
+            f'stroke="{kit.TILE_EDGE}" stroke-width="1"/>'
             f'<rect x="2" y="2" width="{_n(w - 4)}" height="{_n(h / 2 - 3)}" rx="2" '
-            f'fill="{COLOUR_VALUES[a]}" fill-opacity="0.22"/>'
+            f'fill="{kit.COLOUR_VALUES[a]}" fill-opacity="0.22"/>'
             f'<rect x="2" y="{_n(h / 2 + 1)}" width="{_n(w - 4)}" height="{_n(h / 2 - 3)}" '
-            f'rx="2" fill="{COLOUR_VALUES[b]}" fill-opacity="0.22"/>'
+            f'rx="2" fill="{kit.COLOUR_VALUES[b]}" fill-opacity="0.22"/>'
             f"{_shape(a, w / 2, h / 4 + 0.5, 7)}{_shape(b, w / 2, 3 * h / 4 - 0.5, 7)}</g>"
         )
     return "".join(parts)
@@ -119,7 +107,7 @@ def _cards_static(game: CardGame, scale: float, replay: bool) -> list[str]:
             )
         )
         shown = not replay and not game.is_over and p == game.current_player
-        out.append(_turn_arrow(8 * scale, y0 + 4 * scale, p, shown, scale))
+        out.append(kit._turn_arrow(8 * scale, y0 + 4 * scale, p, shown, scale))
     return out
 
 
@@ -136,7 +124,7 @@ def _cards_panel(game: CardGame, player: int, scale: float) -> str:
     limit = limit_of(markers)
     label = f"player {player}: lowest {low} in A{area_of(low)}, limit {limit}"
     if game.is_over:
-        label += f": {_ordinal(int(game.ranks()[player]))}"
+        label += f": {kit._ordinal(int(game.ranks()[player]))}"
     out = [_text(20 * scale, y0 + 13 * scale, label, 11 * scale, ' font-weight="bold"')]
     for c, v in enumerate(markers):
         y = by + 12 * c * scale
@@ -144,24 +132,24 @@ def _cards_panel(game: CardGame, player: int, scale: float) -> str:
             out.append(
                 f'<rect class="marker-trail" data-colour="{COLOURS[c]}" x="{_n(bx)}" '
                 f'y="{_n(y + 2 * scale)}" width="{_n(v * _CELL * scale)}" height="{_n(8 * scale)}" '
-                f'fill="{COLOUR_VALUES[c]}" fill-opacity="0.35"/>'
+                f'fill="{kit.COLOUR_VALUES[c]}" fill-opacity="0.35"/>'
             )
         out.append(_shape(c, bx + (v + 0.5) * _CELL * scale, y + 6 * scale, 5.2 * scale))
     lx = bx + (limit + 1) * _CELL * scale
     out.append(
         f'<line class="limit" x1="{_n(lx)}" y1="{_n(by - 1 * scale)}" x2="{_n(lx)}" '
-        f'y2="{_n(by + 73 * scale)}" stroke="{LAST_MOVE}" stroke-width="{_n(2 * scale)}" '
+        f'y2="{_n(by + 73 * scale)}" stroke="{kit.LAST_MOVE}" stroke-width="{_n(2 * scale)}" '
         f'stroke-dasharray="4 2"/>'
     )
     dx = bx + 11 * _CELL * scale + 26 * scale
     out.append(_text(dx, by - 3 * scale, "display", 9 * scale, ' fill="#6b6254"'))
     for i, card in enumerate(game.display(player)):
-        out.append(_placed("card", card, dx + i * 28 * scale, by + 4 * scale, scale, "display"))
+        out.append(kit._placed("card", card, dx + i * 28 * scale, by + 4 * scale, scale, "display"))
     hx = dx + (_display_slots(game.players) * 28 + 16) * scale
     hand = game.hand(player)
     out.append(_text(hx, by - 3 * scale, f"hand ({len(hand)})", 9 * scale, ' fill="#6b6254"'))
     for i, card in enumerate(hand):
-        out.append(_placed("card", card, hx + i * 28 * scale, by + 4 * scale, scale, "hand"))
+        out.append(kit._placed("card", card, hx + i * 28 * scale, by + 4 * scale, scale, "hand"))
     return "".join(out)
 
 
@@ -211,14 +199,16 @@ def cards_svg(game: CardGame, *, size: float = 1.0) -> str:
         for p in range(game.players)
     ]
     status = _text(8, 22 * scale, _cards_status(game), 13 * scale, ' class="status"')
-    return _document(width, height, _cards_title(game), [*static, *panels, status], _card_defs())
+    return kit._document(
+        width, height, _cards_title(game), [*static, *panels, status], _card_defs()
+    )
 
 
-def replay_picture(final: CardGame) -> ReplayPicture:
+def replay_picture(final: CardGame) -> kit.ReplayPicture:
     """The parts of the replay page's picture (``genial.render.html.replay_html``), from the
     game at the end of its record."""
     width, height = _cards_layout(final.players, 1.0)
-    return ReplayPicture(
+    return kit.ReplayPicture(
         width=width,
         height=height,
         title=f"genial card game, rules {final.rules}",
