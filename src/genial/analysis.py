@@ -51,33 +51,30 @@ from __future__ import annotations
 
 import math
 import time
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
 import numpy as np
 import numpy.typing as npt
 
-from . import _core
 from .batch.backends import Serial, Threads, worker_count
 from .batch.progress import progress_bar
-from .board import notation as board_notation
-from .board.game import Game
-from .board.moves import ACTION_SWAP, MOVES, Move
-from .board.notation import Position
-from .board.rules import Rules
-from .cards import _kernel as card_kernel
-from .cards import notation as card_notation
-from .cards.game import CardGame
-from .cards.moves import ACTION_SWAP as CARD_SWAP
-from .cards.moves import MOVES as CARD_MOVES
-from .cards.moves import CardMove
-from .cards.notation import CardPosition
-from .cards.rules import CardRules
 from .errors import GenialError, checked_flag, checked_int, excerpt
 from .policies import canonical, kernel_codes, kernel_policies, parse_policies
+from .registry import AnalysisHooks, GameEntry, entry_of
 from .seeds import POLICY_STREAM, as_seed_sequence, child_seed, stream
 from .stats import Z95, wilson_interval
+
+if TYPE_CHECKING:  # pragma: no cover  (annotations only: evaluate asks the registry)
+    from .board.game import Game
+    from .board.moves import Move
+    from .board.notation import Position
+    from .board.rules import Rules
+    from .cards.game import CardGame
+    from .cards.moves import CardMove
+    from .cards.notation import CardPosition
+    from .cards.rules import CardRules
 
 __all__ = ["VIEWS", "Evaluation", "evaluate"]
 
@@ -100,59 +97,13 @@ MAX_PLAYOUTS = 10**9
 _SUMS = 6  # per move: playouts, outright wins, shared firsts, sum of ranks, of lowest, of lowest^2
 
 
-# -- the two games -----------------------------------------------------------------------------
+# -- the games ----------------------------------------------------------------------------------
 
 
-def _board_points(base: Any, action: int) -> int:
-    """What a placement scores now, before the cap (``Game.gains``); 0 for swap and keep."""
-    if action >= ACTION_SWAP:
-        return 0
-    g0, g1 = base.gains(action // 36, (action // 6) % 6, action % 6)
-    return int(g0) + int(g1)
-
-
-def _card_points(base: Any, action: int) -> int:
-    """How far a play advances the seat's two markers now (``CardGame.gains``: the card
-    kernel's own scoring, area limit and cap included); 0 for swap and keep."""
-    if action >= CARD_SWAP:
-        return 0
-    first, second = base.gains(action)
-    return int(first) + int(second)
-
-
-@dataclass(frozen=True)
-class _Kind:
-    """What evaluate needs of one game: its kernel (``run_chunk``, ``ROW_DTYPE``), how a
-    position becomes a kernel state, its policies, moves, decision names and points."""
-
-    kernel: Any  # the module: genial._core or genial.cards._kernel
-    load: Callable[[Any], Any]  # position -> its kernel state (racks or hands canonical)
-    search: bool  # whether the search policies (mc:, mcts:) are allowed
-    moves: Sequence[Any]  # action id -> move
-    phases: tuple[str, str, str]  # by the kernel's phase: the decision, the swap, over
-    points: Callable[[Any, int], int]  # (kernel state, action) -> what it scores now
-
-
-_BOARD = _Kind(
-    kernel=_core,
-    load=lambda position: board_notation.load(position, pair_tiles=False),
-    search=True,
-    moves=MOVES,
-    phases=("place", "swap", "over"),
-    points=_board_points,
-)
-_CARDS = _Kind(
-    kernel=card_kernel,
-    load=card_notation.load,
-    search=False,
-    moves=CARD_MOVES,
-    phases=("play", "swap", "over"),
-    points=_card_points,
-)
-
-
-def _kind_of(rules: Rules | CardRules) -> _Kind:
-    return _CARDS if isinstance(rules, CardRules) else _BOARD
+def _hooks(found: GameEntry) -> AnalysisHooks:
+    if found.analysis is None:
+        raise GenialError(f"evaluate: the game {found.name!r} has no position analysis")
+    return found.analysis
 
 
 _DECISIONS = {"place": "place", "play": "play a card", "swap": "decide the swap"}
@@ -190,7 +141,7 @@ class Evaluation:
     @property
     def best(self) -> Move | CardMove:
         """The move ranked first (a ``CardMove`` in the card game)."""
-        move: Move | CardMove = _kind_of(self.rules).moves[int(self.rows[0]["action"])]
+        move: Move | CardMove = _hooks(entry_of(self.rules)).moves[int(self.rows[0]["action"])]
         return move
 
     @property
@@ -263,30 +214,31 @@ class Evaluation:
 # -- checking the arguments --------------------------------------------------------------------
 
 
-def _as_game(game: object) -> Game | CardGame:
-    if isinstance(game, (Game, CardGame)):
-        return game
-    if isinstance(game, Position):
-        return Game.from_position(game)
-    if isinstance(game, CardPosition):
-        return CardGame.from_position(game)
-    if isinstance(game, str):
-        # a card position's text starts with its rules token, 'c2' to 'c4'; a board one's with
-        # its player count
-        if game.lstrip()[:1] == "c":
-            return CardGame.from_text(game)
-        return Game.from_text(game)
+def _as_game(game: object) -> tuple[GameEntry, Any]:
+    """The entry of ``game``'s game and the game to analyse (a position or its text dealt)."""
+    try:
+        found: GameEntry | None = entry_of(game)  # a game, a position, or a position's text
+    except GenialError:
+        found = None
+    if found is not None:
+        if isinstance(game, found.game):
+            return found, game
+        if found.position is not None and isinstance(game, found.position):
+            return found, found.game.from_position(game)
+        if isinstance(game, str):
+            return found, found.game.from_text(game)
     raise GenialError(
         "evaluate: a genial.Game, a Position, a genial.cards.CardGame, a CardPosition or a "
         f"position text, got {excerpt(game)}"
     )
 
 
-def _candidates(game: Game | CardGame, legal: list[int], moves: object) -> list[int]:
+def _candidates(found: GameEntry, game: Any, legal: list[int], moves: object) -> list[int]:
     """The action ids to evaluate: every legal one, or the given moves (each legal)."""
     if moves is None:
         return legal
-    if isinstance(moves, (str, Move, CardMove)) or not isinstance(moves, (list, tuple)):
+    single = isinstance(moves, str) or (found.move is not None and isinstance(moves, found.move))
+    if single or not isinstance(moves, (list, tuple)):
         raise GenialError(f"moves: a sequence of moves, got {excerpt(moves)}")
     allowed = set(legal)
     out: list[int] = []
@@ -308,7 +260,7 @@ def _candidates(game: Game | CardGame, legal: list[int], moves: object) -> list[
 class _Plan:
     """What every work item shares: the position, the policies, the view."""
 
-    kind: _Kind
+    kind: AnalysisHooks
     base: Any  # the kernel state: a _core.Core, or a card kernel's Cards
     seat: int
     codes: npt.NDArray[np.uint8]
@@ -512,7 +464,7 @@ def evaluate(
     epsilon : float
         Epsilon of ``"epsilon-greedy"`` seats given without their own.
     """
-    game = _as_game(game)
+    found, dealt = _as_game(game)
     n_playouts = checked_int(playouts, "playouts", 1, MAX_PLAYOUTS)
     first = checked_int(min_playouts, "min_playouts", 1, MAX_PLAYOUTS)
     adaptive = checked_flag(adaptive, "adaptive")
@@ -520,17 +472,17 @@ def evaluate(
     if view not in VIEWS:
         raise GenialError(f"view must be 'player' or 'omniscient', got {excerpt(view)}")
     n_workers = worker_count(-1 if workers is None else workers)
-    rules = game.rules
-    kind = _kind_of(rules)
-    names, epsilons = parse_policies(policy, rules.players, epsilon, search=kind.search)
+    rules = dealt.rules
+    kind = _hooks(found)
+    names, epsilons = parse_policies(policy, rules.players, epsilon, search=found.search)
     extra: dict[str, Any] = {}
-    if kind.search:
+    if found.search:
         codes, eps, extra["search"] = kernel_policies(names, epsilons)
     else:
         codes, eps = kernel_codes(names, epsilons)
     # the kernel state of the position itself (racks or hands in canonical order), not of the
     # game's history: the playouts depend on the position only, as simulate(start=...)'s do
-    position = game.position
+    position = dealt.position
     base = kind.load(position)
     text = position.to_text()
     if base.phase == 2:
@@ -538,7 +490,7 @@ def evaluate(
     legal = [int(a) for a in base.legal_actions()]
     if not legal:
         raise GenialError("evaluate: the seat to move has no legal move")
-    actions = _candidates(game, legal, moves)
+    actions = _candidates(found, dealt, legal, moves)
     seat = int(base.current)
     plan = _Plan(
         kind=kind,

@@ -17,25 +17,53 @@ Rules(players=2, tournament=True)
 from __future__ import annotations
 
 import threading
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from .errors import GenialError, excerpt
+from .errors import GenialError, RecordError, excerpt
 
 __all__ = [
     "ENTRY_POINT_GROUP",
+    "AnalysisHooks",
     "GameEntry",
     "entry",
     "entry_of",
     "games",
     "make",
     "register",
+    "replay",
     "unregister",
 ]
 
 ENTRY_POINT_GROUP = "genial.games"
 """The entry-point group through which distributions declare their games."""
+
+
+@dataclass(frozen=True)
+class AnalysisHooks:
+    """What a position analysis (``genial.analysis.evaluate``) needs of a game's kernel.
+
+    Attributes
+    ----------
+    kernel
+        The compiled kernel module (``run_chunk``, ``ROW_DTYPE``).
+    load
+        ``load(position)``: the kernel state of a position (hidden racks or hands in canonical
+        order).
+    moves
+        The game's moves by action id.
+    phases
+        The names of the kernel's phases 0, 1 and 2: the decision, the swap, over.
+    points
+        ``points(state, action)``: what a play scores now (0 for swap and keep).
+    """
+
+    kernel: Any
+    load: Callable[[Any], Any]
+    moves: Sequence[Any]
+    phases: tuple[str, str, str]
+    points: Callable[[Any, int], int]
 
 
 @dataclass(frozen=True)
@@ -64,6 +92,31 @@ class GameEntry:
         The ``"format"`` of the game's JSON records (``entry_of(record)`` finds the game by it).
     aliases
         Other names the registry accepts for the game.
+    noun
+        What a sentence calls the game (``"board game"``).
+    text_prefix
+        How the game's position texts start, if they have a mark of their own (the card
+        game's rules tokens ``c2`` to ``c4`` start with ``"c"``): ``entry_of(text)`` tells the
+        games' texts apart by it (a text without a known prefix is the first such game's).
+    search
+        Whether the game's kernel has the search policies (``mc:``, ``mcts:``).
+    svg, replay_picture
+        Pictures (``genial.render.svg``): ``svg(game, **options)`` the game's SVG text,
+        ``replay_picture(game)`` the parts of a replay page (``genial.render.kit.ReplayPicture``).
+    analysis
+        What ``genial.analysis.evaluate`` needs (``AnalysisHooks``); ``None``: no analysis.
+    observer
+        The game's part of the PettingZoo environment (``genial.integrations.pettingzoo.GameEnv``):
+        ``observer(players, rules=..., max_turns=...)`` gives what starts a game, encodes what a
+        seat sees and ends it (``genial.board.observer.BoardObserver``).
+    env
+        Makes the game's own environment class (``BoardEnv``):
+        ``env(players, rules=..., max_turns=..., render_mode=...)``; ``None``: a ``GameEnv``.
+    vector_env
+        The game's batched environment class: ``vector_env(n_envs, rules, seed)``
+        (``genial.vector.VectorEnv``).
+    players
+        The default player count of the environments.
     cli
         The dotted name of the module holding the game's part of the ``genial`` command line
         (``genial.cli`` imports it when the command line is built): its ``VERBS`` (the verbs the
@@ -85,6 +138,16 @@ class GameEntry:
     move: Any = None
     record_format: str | None = None
     aliases: tuple[str, ...] = ()
+    noun: str = "game"
+    text_prefix: str | None = None
+    search: bool = False
+    svg: Callable[..., str] | None = None
+    replay_picture: Callable[[Any], Any] | None = None
+    analysis: AnalysisHooks | None = None
+    observer: Callable[..., Any] | None = None
+    env: Callable[..., Any] | None = None
+    vector_env: Any = None
+    players: int = 2
     cli: str | None = None
 
     def __repr__(self) -> str:
@@ -192,16 +255,29 @@ def entry(name: str) -> GameEntry:
 
 def entry_of(value: object) -> GameEntry:
     """The entry of the game that ``value`` (a game, position, rules or move object) belongs
-    to, or of the game a record's ``"format"`` names (``GenialError`` if none does).
+    to, of the game a record's ``"format"`` names (``GenialError`` if none does), or of the
+    game whose position texts look like ``value`` (a text: by the games' ``text_prefix``).
 
     >>> from genial.cards import CardRules
     >>> entry_of(CardRules(3)).name
     'cards'
+    >>> entry_of("c2 ...").name, entry_of("2 ...").name
+    ('cards', 'board')
     """
     _load()
     for found in _ENTRIES.values():
         if found.owns(value):
             return found
+    if isinstance(value, str):
+        text = value.lstrip()
+        marked = [e for e in _ENTRIES.values() if e.text_prefix]
+        for found in marked:
+            if text.startswith(found.text_prefix or ""):
+                return found
+        for found in _ENTRIES.values():
+            if found.text_prefix is None:
+                return found
+        raise GenialError(f"{excerpt(value)} is a position text of none of the games")
     if isinstance(value, Mapping):
         fmt = value.get("format")
         for found in _ENTRIES.values():
@@ -210,6 +286,33 @@ def entry_of(value: object) -> GameEntry:
         formats = ", ".join(repr(e.record_format) for e in _ENTRIES.values() if e.record_format)
         raise GenialError(f"a record of format {excerpt(fmt)}: expected one of {formats}")
     raise GenialError(f"{excerpt(value)} belongs to none of the games ({', '.join(games())})")
+
+
+def replay(record: object) -> Any:
+    """The finished game a record of any registered game replays to (the game its
+    ``"format"`` names; ``RecordError`` for what is not a record of one).
+
+    >>> from genial import Game
+    >>> game = Game(2, seed=3)
+    >>> game.play(game.choose("greedy"))
+    >>> replay(game.to_record()).moves == game.moves
+    True
+    >>> replay({"format": "chess"})
+    Traceback (most recent call last):
+    ...
+    genial.errors.RecordError: not a genial record: format is 'chess', expected ... (the card game)
+    """
+    if not isinstance(record, Mapping):
+        raise RecordError(f"a record is a dict, got {type(record).__name__}")
+    _load()
+    fmt = record.get("format")
+    for found in _ENTRIES.values():
+        if found.record_format is not None and fmt == found.record_format:
+            return found.adapter.replay(dict(record))
+    known = " or ".join(
+        f"{e.record_format!r} (the {e.noun})" for e in _ENTRIES.values() if e.record_format
+    )
+    raise RecordError(f"not a genial record: format is {excerpt(fmt)}, expected {known}")
 
 
 def make(name: str = "board", *args: Any, **kwargs: Any) -> Any:

@@ -3,14 +3,39 @@
 
 from __future__ import annotations
 
-from ..registry import GameEntry
+from typing import Any
+
+from .. import _core
+from ..registry import AnalysisHooks, GameEntry
+from . import notation, svg
 from .adapter import BOARD
 from .game import Game
-from .moves import Move
+from .moves import ACTION_SWAP, MOVES, Move
 from .notation import RECORDS, Position
+from .observer import BoardObserver
 from .rules import Rules
+from .vector import VectorEnv
 
 __all__ = ["GAME"]
+
+
+def _points(base: Any, action: int) -> int:
+    """What a placement scores now, before the cap (``Game.gains``); 0 for swap and keep."""
+    if action >= ACTION_SWAP:
+        return 0
+    g0, g1 = base.gains(action // 36, (action // 6) % 6, action % 6)
+    return int(g0) + int(g1)
+
+
+def _load(position: Position) -> Any:
+    return notation.load(position, pair_tiles=False)
+
+
+def _env(*args: Any, **kwargs: Any) -> Any:
+    from ..integrations.pettingzoo import BoardEnv
+
+    return BoardEnv(*args, **kwargs)
+
 
 GAME = GameEntry(
     name="board",
@@ -23,5 +48,20 @@ GAME = GameEntry(
     move=Move,
     record_format=RECORDS.name,
     aliases=("ingenious", "genial"),
+    noun="board game",
+    search=True,
+    svg=svg.board_svg,
+    replay_picture=svg.replay_picture,
+    analysis=AnalysisHooks(
+        kernel=_core,
+        load=_load,
+        moves=MOVES,
+        phases=("place", "swap", "over"),
+        points=_points,
+    ),
+    observer=BoardObserver,
+    env=_env,
+    vector_env=VectorEnv,
+    players=2,
     cli="genial.board.cli",
 )

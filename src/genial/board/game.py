@@ -315,12 +315,12 @@ class Game(History):
         return f"Game.from_text({self.to_text()!r})"
 
     def __str__(self) -> str:
-        from ..render.text import ascii_board
+        from .text import ascii_board
 
         return ascii_board(self)
 
     def _repr_svg_(self) -> str:
-        from ..render.svg import board_svg
+        from .svg import board_svg
 
         return board_svg(self)
 

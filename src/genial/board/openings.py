@@ -384,7 +384,7 @@ class OpeningAnalysis:
         """A figure: the hex-board heatmap of win rate by the cells of the opening, and the
         best and worst ``top`` classes with their intervals. Saved to ``path`` if given (PNG,
         SVG, PDF: by its extension); returns the matplotlib Figure. Needs ``genial-sim[plot]``."""
-        from ..render.plot import opening_figure
+        from .pictures import opening_figure
 
         figure = opening_figure(self, top=top)
         if path is not None:
@@ -446,7 +446,7 @@ class OpeningAnalysis:
         return self.summary()
 
     def _repr_html_(self) -> str:
-        from ..render.html import openings_html
+        from .pictures import openings_html
 
         return openings_html(self)
 

@@ -3,14 +3,35 @@
 
 from __future__ import annotations
 
-from ..registry import GameEntry
+from typing import Any
+
+from ..registry import AnalysisHooks, GameEntry
+from . import _kernel, notation, svg
 from .adapter import CARDS_ADAPTER, card_rules
 from .game import CardGame
-from .moves import CardMove
+from .moves import ACTION_SWAP, MOVES, CardMove
 from .notation import RECORDS, CardPosition
+from .observer import CardObserver
 from .rules import CardRules
+from .vector import CardVectorEnv
 
 __all__ = ["GAME"]
+
+
+def _points(base: Any, action: int) -> int:
+    """How far a play advances the seat's two markers now (``CardGame.gains``: the card
+    kernel's own scoring, area limit and cap included); 0 for swap and keep."""
+    if action >= ACTION_SWAP:
+        return 0
+    first, second = base.gains(action)
+    return int(first) + int(second)
+
+
+def _env(*args: Any, **kwargs: Any) -> Any:
+    from ..integrations.pettingzoo import CardEnv
+
+    return CardEnv(*args, **kwargs)
+
 
 GAME = GameEntry(
     name="cards",
@@ -23,5 +44,20 @@ GAME = GameEntry(
     move=CardMove,
     record_format=RECORDS.name,
     aliases=("card",),
+    noun="card game",
+    text_prefix="c",
+    svg=svg.cards_svg,
+    replay_picture=svg.replay_picture,
+    analysis=AnalysisHooks(
+        kernel=_kernel,
+        load=notation.load,
+        moves=MOVES,
+        phases=("play", "swap", "over"),
+        points=_points,
+    ),
+    observer=CardObserver,
+    env=_env,
+    vector_env=CardVectorEnv,
+    players=3,
     cli="genial.cards.cli",
 )

@@ -358,7 +358,7 @@ class CardGame(History):
         return _table(self)
 
     def _repr_svg_(self) -> str:
-        from ..render.svg import cards_svg
+        from .svg import cards_svg
 
         return cards_svg(self)
 

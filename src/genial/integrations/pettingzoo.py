@@ -38,6 +38,7 @@ errors: a wrong call raises a ``genial.GenialError``, wrapped or not.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from functools import partial
 from typing import Any, ClassVar
 
 import numpy as np
@@ -57,34 +58,20 @@ except ImportError as exc:  # pragma: no cover - the extra is installed wherever
         "pip install 'genial-sim[rl]'"
     ) from exc
 
-from ..board.game import Game
-from ..board.geometry import BOARD_RADIUS, SYMBOLS, Cell, area
-from ..board.moves import ACTION_SIZE, ACTION_SWAP, MOVES, TILES
-from ..board.notation import Position
-from ..board.rules import Rules
-from ..cards.game import CardGame
-from ..cards.moves import ACTION_SIZE as CARD_ACTION_SIZE
-from ..cards.moves import CARDS
-from ..cards.notation import PHASES as CARD_PHASES
-from ..cards.notation import CardPosition
-from ..cards.rules import DEFAULT_TURN_CAP, CardRules
+from ..board.observer import BOARD_CELLS
 from ..errors import GenialError, IllegalMoveError, excerpt
 from ..registry import entry
 from ..seeds import as_seed_sequence, child_seed
 
-__all__ = ["BOARD_CELLS", "BoardEnv", "CardEnv", "env", "ranking_rewards", "raw_env"]
-
-BOARD_CELLS: tuple[Cell, ...] = area(BOARD_RADIUS)
-"""The 169 cells of the full board in row-major order: the cell axis of the board planes, the
-same for every player count (cells outside the game's area stay 0 in every plane)."""
-_CELL_INDEX: dict[Cell, int] = {cell: i for i, cell in enumerate(BOARD_CELLS)}
-_N_CELLS = len(BOARD_CELLS)
-_BOARD_PLANES = 7  # six colours, then the free cells of the area
-_TILE_INDEX = {tile: i for i, tile in enumerate(TILES)}
-_CARD_INDEX = {card: i for i, card in enumerate(CARDS)}
-_BOARD_PHASES = {"place": 0, "swap": 1, "over": 2}
-_CARD_PHASE_INDEX = {phase: i for i, phase in enumerate(CARD_PHASES)}
-_MAX_OWED = 12  # bonus plays or turns owed at once: at most one per colour and crossing
+__all__ = [
+    "BOARD_CELLS",
+    "BoardEnv",
+    "CardEnv",
+    "GameEnv",
+    "env",
+    "ranking_rewards",
+    "raw_env",
+]
 
 
 _NOT_RESET = "call reset() first: no game has started"
@@ -112,31 +99,60 @@ def ranking_rewards(ranks: Sequence[int]) -> list[float]:
     return [(sum(o > v for o in r) - sum(o < v for o in r)) / (n - 1) for v in r]
 
 
-class _GenialEnv(AECEnv):  # type: ignore[misc]
-    """What both environments share: agents, spaces, seeding, stepping and the rewards. The
-    subclasses say how to start a game (``_start``), what a seat sees (``_observation``) and how
-    the game ends (``_final``)."""
+class GameEnv(AECEnv):  # type: ignore[misc]
+    """Any registered game as a PettingZoo ``AECEnv``: agents, spaces, seeding, stepping and
+    the rewards are the same for every game; how a game starts, what a seat sees and how it
+    ends are the game's own (its entry's ``observer``: ``genial.board.observer.BoardObserver``,
+    ``genial.cards.observer.CardObserver``). ``players=None`` is the game's default player
+    count; ``rules`` and ``max_turns`` are the game's (``BoardEnv``, ``CardEnv``).
 
-    metadata: ClassVar[dict[str, Any]]
-    _action_size: ClassVar[int]
+    >>> e = GameEnv("cards", 2)
+    >>> e.reset(seed=5)
+    >>> e.metadata["name"], e.action_space("player_1")
+    ('genial_cards_v0', Discrete(32))
+    """
+
+    metadata: ClassVar[dict[str, Any]] = {
+        "render_modes": ["human", "ansi"],
+        "name": "genial_v0",
+        "is_parallelizable": False,
+    }
     _game: Any
 
-    def __init__(self, rules: Any, render_mode: str | None) -> None:
+    def __init__(
+        self,
+        game: str = "board",
+        players: Any = None,
+        *,
+        rules: Any = None,
+        max_turns: int | None = None,
+        render_mode: str | None = None,
+    ) -> None:
+        found = entry(game)
+        if found.observer is None:
+            raise GenialError(f"the game {found.name!r} has no environment")
+        count = found.players if players is None else players
+        observer = found.observer(count, rules=rules, max_turns=max_turns)
         super().__init__()
+        # the game's own name (a class's metadata is PettingZoo's class variable)
+        self.metadata = {**type(self).metadata, "name": observer.name}  # type: ignore[misc]
         modes = self.metadata["render_modes"]
         if render_mode is not None and render_mode not in modes:
             raise GenialError(
                 f"render_mode must be None or one of {modes}, got {excerpt(render_mode)}"
             )
+        self._observer = observer
+        self._action_size: int = observer.action_size
         self.render_mode = render_mode
-        self.rules = rules
+        self.rules = rules = observer.rules
+        self.max_turns: int | None = observer.max_turns
         n = rules.players
         self.possible_agents: list[str] = [f"player_{i}" for i in range(n)]
         self._seats = {agent: i for i, agent in enumerate(self.possible_agents)}
-        self.layout: dict[str, slice] = self._make_layout()
+        self.layout: dict[str, slice] = _slices(observer.fields)
         size = max(s.stop for s in self.layout.values())
         self._size = size
-        high = self._high(size)
+        high = observer.high(self.layout, size)
         # one space object per agent (seeded apart), each returned as the same object every call
         self.observation_spaces: dict[str, spaces.Dict] = {
             agent: spaces.Dict(
@@ -161,29 +177,6 @@ class _GenialEnv(AECEnv):  # type: ignore[misc]
         self.truncations: dict[str, bool] = {}
         self.infos: dict[str, dict[str, Any]] = {}
         self.agent_selection: str = self.possible_agents[0]
-
-    # -- the subclass's part ---------------------------------------------------------------------
-    def _make_layout(self) -> dict[str, slice]:  # pragma: no cover - every subclass defines it
-        raise NotImplementedError
-
-    def _high(self, size: int) -> npt.NDArray[np.int8]:  # pragma: no cover
-        raise NotImplementedError
-
-    def _start(self, seed: np.random.SeedSequence, position: Any) -> Any:  # pragma: no cover
-        raise NotImplementedError
-
-    def _observation(self, seat: int) -> npt.NDArray[np.int8]:  # pragma: no cover
-        raise NotImplementedError
-
-    def _played(self, action: int) -> None:
-        """Called after each action the environment plays (the board game updates its planes)."""
-
-    def _truncated(self) -> bool:
-        """Whether the game stopped at a turn cap (checked after every action)."""
-        return False
-
-    def _final(self) -> list[float]:  # pragma: no cover - every subclass defines it
-        raise NotImplementedError
 
     # -- spaces ----------------------------------------------------------------------------------
     def observation_space(self, agent: str) -> spaces.Dict:
@@ -221,7 +214,8 @@ class _GenialEnv(AECEnv):  # type: ignore[misc]
         else:
             root, episode = self._root, self._episode
         position = options.get("position") if options is not None else None
-        game = self._start(root if episode == 0 else child_seed(root, episode - 1), position)
+        seed = root if episode == 0 else child_seed(root, episode - 1)
+        game = self._observer.start(seed, position)
         if game.is_over:
             raise GenialError("the position is over: an episode needs a game still running")
         self._root, self._episode = root, episode + 1
@@ -262,11 +256,11 @@ class _GenialEnv(AECEnv):  # type: ignore[misc]
             raise IllegalMoveError(f"action {a} is outside 0..{self._action_size - 1}")
         game.play(a)
         self._cumulative_rewards[agent] = 0.0
-        self._played(a)
+        self._observer.played(game, a)
         over = game.is_over
-        truncated = self._truncated()
+        truncated = self._observer.truncated(game)
         if over or truncated:
-            rewards = self._final()
+            rewards = self._observer.final(game, ranking_rewards)
             ranks = game.ranks().tolist()
             self.final_rewards = rewards
             for seat, name in enumerate(self.possible_agents):
@@ -313,7 +307,7 @@ class _GenialEnv(AECEnv):  # type: ignore[misc]
             mask = self._mask(game)
         else:
             mask = np.zeros(self._action_size, dtype=np.int8)
-        return {"observation": self._observation(seat), "action_mask": mask}
+        return {"observation": self._observer.observation(game, seat), "action_mask": mask}
 
     def _mask(self, game: Any) -> npt.NDArray[np.int8]:
         mask: npt.NDArray[np.int8] = game.action_mask().view(np.int8)
@@ -351,7 +345,7 @@ class _GenialEnv(AECEnv):  # type: ignore[misc]
         """Nothing to release."""
 
 
-class BoardEnv(_GenialEnv):
+class BoardEnv(GameEnv):
     """The board game (RULES §3, §4) as a PettingZoo ``AECEnv``.
 
     Parameters
@@ -377,144 +371,21 @@ class BoardEnv(_GenialEnv):
         "name": "genial_board_v0",
         "is_parallelizable": False,
     }
-    _action_size = ACTION_SIZE
-    _game: Game | None
 
     def __init__(
         self,
-        players: int | str | Rules = 2,
+        players: Any = 2,
         *,
-        rules: Rules | str | None = None,
+        rules: Any = None,
         max_turns: int | None = None,
         render_mode: str | None = None,
     ) -> None:
-        if max_turns is not None and (
-            isinstance(max_turns, bool)
-            or not isinstance(max_turns, (int, np.integer))
-            or max_turns < 1
-        ):
-            raise GenialError(f"max_turns must be None or an int >= 1, got {excerpt(max_turns)}")
-        self.max_turns = None if max_turns is None else int(max_turns)
-        game_rules = Rules.of(players, rules=rules)
-        super().__init__(game_rules, render_mode)
-        # the board planes of the empty board: the printed symbols in their colours' planes,
-        # the area's other cells free (a bytearray: a copy is one memcpy, a cell one store)
-        empty = bytearray(_BOARD_PLANES * _N_CELLS)
-        for cell in area(game_rules.radius):
-            empty[6 * _N_CELLS + _CELL_INDEX[cell]] = 1
-        for colour, cell in enumerate(SYMBOLS):
-            empty[colour * _N_CELLS + _CELL_INDEX[cell]] = 1
-            empty[6 * _N_CELLS + _CELL_INDEX[cell]] = 0
-        self._empty = bytes(empty)
-        self._board = bytearray(self._empty)
-
-    def _make_layout(self) -> dict[str, slice]:
-        n = self.rules.players
-        fields = [
-            ("board", _BOARD_PLANES * _N_CELLS),
-            ("rack", len(TILES)),
-            ("rack_sizes", n),
-            ("scores", 6 * n),
-            ("bag_size", 1),
-            ("phase", 3),
-            ("bonus_plays", 1),
-            ("seat", n),
-            ("to_move", n),
-        ]
-        return _slices(fields)
-
-    def _high(self, size: int) -> npt.NDArray[np.int8]:
-        rules = self.rules
-        high = np.ones(size, dtype=np.int8)
-        lay = self.layout
-        high[lay["rack"]] = rules.rack_size
-        high[lay["rack_sizes"]] = rules.rack_size
-        high[lay["scores"]] = rules.cap
-        high[lay["bag_size"]] = rules.tile_total
-        high[lay["bonus_plays"]] = _MAX_OWED
-        return high
-
-    def _start(self, seed: np.random.SeedSequence, position: Any) -> Game:
-        if position is None:
-            game = Game(self.rules, seed=seed)
-        else:
-            pos = Position.parse(position) if isinstance(position, str) else position
-            if not isinstance(pos, Position):
-                raise GenialError(
-                    f"options['position'] must be a position text or a genial.Position, "
-                    f"got {excerpt(position)}"
-                )
-            if pos.rules != self.rules:
-                raise GenialError(
-                    f"the position is a {pos.rules} game, this environment plays {self.rules}"
-                )
-            game = Game.from_position(pos, seed=seed)
-        self._board = bytearray(self._empty)  # kept up to date by _played
-        if position is not None:
-            for cell, colour in game.board.items():
-                self._cover(cell, colour)
-        return game
-
-    def _cover(self, cell: Cell, colour: int) -> None:
-        i = _CELL_INDEX[cell]
-        self._board[colour * _N_CELLS + i] = 1
-        self._board[6 * _N_CELLS + i] = 0
-
-    def _played(self, action: int) -> None:
-        if action >= ACTION_SWAP:
-            return
-        move = MOVES[action]
-        assert move.cells is not None and move.colours is not None
-        for cell, colour in zip(move.cells, move.colours, strict=True):
-            self._cover(cell, colour)
-
-    def _truncated(self) -> bool:
-        game = self._game
-        return (
-            self.max_turns is not None
-            and game is not None
-            and not game.is_over
-            and game.turn > self.max_turns
+        super().__init__(
+            "board", players, rules=rules, max_turns=max_turns, render_mode=render_mode
         )
 
-    def _observation(self, seat: int) -> npt.NDArray[np.int8]:
-        game = self._game
-        assert game is not None
-        n = self.rules.players
-        racks = [game.rack(q) for q in range(n)]
-        rack = [0] * len(TILES)
-        for tile in racks[seat]:
-            rack[_TILE_INDEX[tile]] += 1
-        phase = [0, 0, 0]
-        phase[_BOARD_PHASES[game.phase]] = 1
-        me = [0] * n
-        me[seat] = 1
-        to_move = [0] * n
-        to_move[game.current_player] = 1
-        out = bytearray(self._board)  # the fields in layout order, every value in 0..127
-        out += bytes(
-            rack
-            + [len(r) for r in racks]
-            + game.scores.reshape(-1).tolist()
-            + [game.bag_size]
-            + phase
-            + [game.bonus_plays]
-            + me
-            + to_move
-        )
-        return np.frombuffer(out, dtype=np.int8)
 
-    def _final(self) -> list[float]:
-        game = self._game
-        assert game is not None
-        rules = self.rules
-        if rules.counter_sets == 1:  # solo (RULES §4.1): the lowest counter, higher is better
-            return [float(game.scores[0].min()) / rules.cap]
-        side = ranking_rewards(game.ranks()[: rules.counter_sets].tolist())
-        return [side[rules.team_of(seat)] for seat in range(rules.players)]
-
-
-class CardEnv(_GenialEnv):
+class CardEnv(GameEnv):
     """The card game (RULES §5) as a PettingZoo ``AECEnv``.
 
     Parameters
@@ -539,108 +410,18 @@ class CardEnv(_GenialEnv):
         "name": "genial_cards_v0",
         "is_parallelizable": False,
     }
-    _action_size = CARD_ACTION_SIZE
-    _game: CardGame | None
 
     def __init__(
         self,
-        players: int | str | CardRules = 3,
+        players: Any = 3,
         *,
-        rules: CardRules | str | None = None,
+        rules: Any = None,
         max_turns: int | None = None,
         render_mode: str | None = None,
     ) -> None:
-        cap = DEFAULT_TURN_CAP if max_turns is None else max_turns
-        game_rules = CardRules.of(players, turn_cap=cap, rules=rules)
-        self.max_turns = game_rules.turn_cap
-        # display slots per seat: one more than the display, for the winning card (RULES §5.7)
-        self._slots = game_rules.display_size + 1
-        super().__init__(game_rules, render_mode)
-
-    def _make_layout(self) -> dict[str, slice]:
-        n = self.rules.players
-        fields = [
-            ("hand", len(CARDS)),
-            ("hand_sizes", n),
-            ("displays", n * self._slots * len(CARDS)),
-            ("markers", 6 * n),
-            ("deck_size", 1),
-            ("discard_size", 1),
-            ("phase", 3),
-            ("bonus_turns", 1),
-            ("seat", n),
-            ("to_move", n),
-        ]
-        return _slices(fields)
-
-    def _high(self, size: int) -> npt.NDArray[np.int8]:
-        high = np.ones(size, dtype=np.int8)
-        lay = self.layout
-        total = 4 * len(CARDS)  # 60 cards (RULES §5.1)
-        high[lay["hand"]] = 6
-        high[lay["hand_sizes"]] = 6
-        high[lay["markers"]] = self.rules.cap
-        high[lay["deck_size"]] = total
-        high[lay["discard_size"]] = total
-        high[lay["bonus_turns"]] = _MAX_OWED
-        return high
-
-    def _start(self, seed: np.random.SeedSequence, position: Any) -> CardGame:
-        if position is None:
-            return CardGame(rules=self.rules, seed=seed)
-        pos = CardPosition.parse(position) if isinstance(position, str) else position
-        if not isinstance(pos, CardPosition):
-            raise GenialError(
-                f"options['position'] must be a position text or a genial.cards.CardPosition, "
-                f"got {excerpt(position)}"
-            )
-        if pos.rules != self.rules:
-            raise GenialError(
-                f"the position is a {pos.rules} game, this environment plays {self.rules}"
-            )
-        return CardGame.from_position(pos, seed=seed)
-
-    def _truncated(self) -> bool:
-        game = self._game
-        return game is not None and game.truncated
-
-    def _observation(self, seat: int) -> npt.NDArray[np.int8]:
-        game = self._game
-        assert game is not None
-        n = self.rules.players
-        k = len(CARDS)
-        slots = self._slots
-        hands = [game.hand(q) for q in range(n)]
-        hand = [0] * k
-        for card in hands[seat]:
-            hand[_CARD_INDEX[card]] += 1
-        displays = [0] * (n * slots * k)
-        for q in range(n):
-            for j, card in enumerate(game.display(q)):
-                displays[(q * slots + j) * k + _CARD_INDEX[card]] = 1
-        phase = [0, 0, 0]
-        phase[_CARD_PHASE_INDEX[game.phase]] = 1
-        me = [0] * n
-        me[seat] = 1
-        to_move = [0] * n
-        to_move[game.current_player] = 1
-        out = bytearray(  # the fields in layout order, every value in 0..127
-            hand
-            + [len(h) for h in hands]
-            + displays
-            + game.scores.reshape(-1).tolist()
-            + [game.deck_size, game.discard_size]
-            + phase
-            + [game.bonus_turns]
-            + me
-            + to_move
+        super().__init__(
+            "cards", players, rules=rules, max_turns=max_turns, render_mode=render_mode
         )
-        return np.frombuffer(out, dtype=np.int8)
-
-    def _final(self) -> list[float]:
-        game = self._game
-        assert game is not None
-        return ranking_rewards(game.ranks().tolist())
 
 
 def _slices(fields: list[tuple[str, int]]) -> dict[str, slice]:
@@ -659,20 +440,19 @@ def raw_env(
     rules: Any = None,
     max_turns: int | None = None,
     render_mode: str | None = None,
-) -> BoardEnv | CardEnv:
-    """The bare environment of ``game`` (``'board'`` or ``'cards'``): ``BoardEnv`` or
-    ``CardEnv`` with these arguments (``players=None``: the game's default, 2 or 3)."""
-    name = entry(game).name
-    if name == "board":
-        return BoardEnv(
-            2 if players is None else players,
-            rules=rules,
-            max_turns=max_turns,
-            render_mode=render_mode,
-        )
-    return CardEnv(
-        3 if players is None else players, rules=rules, max_turns=max_turns, render_mode=render_mode
+) -> GameEnv:
+    """The bare environment of ``game`` (a registered game's name: ``'board'``, ``'cards'``)
+    with these arguments (``players=None``: the game's default, 2 or 3): what the game's entry
+    makes (``BoardEnv``, ``CardEnv``), or a ``GameEnv`` of the game."""
+    found = entry(game)
+    make: Any = found.env or partial(GameEnv, found.name)
+    made: GameEnv = make(
+        found.players if players is None else players,
+        rules=rules,
+        max_turns=max_turns,
+        render_mode=render_mode,
     )
+    return made
 
 
 class _OrderEnforcing(OrderEnforcingWrapper):  # type: ignore[misc]
@@ -683,7 +463,7 @@ class _OrderEnforcing(OrderEnforcingWrapper):  # type: ignore[misc]
     Reading ``agents``, ``rewards`` ... before ``reset()`` is still the wrapper's
     ``AttributeError`` (``hasattr`` relies on it)."""
 
-    env: _GenialEnv
+    env: GameEnv
 
     def step(self, action: Any) -> None:
         self._has_updated = True

@@ -15,74 +15,19 @@ True
 from __future__ import annotations
 
 import json
-import math
 from collections.abc import Mapping, Sequence
 from html import escape
 from typing import TYPE_CHECKING, Any
 
 from ..board.geometry import COLOUR_NAMES, COLOURS
-from ..errors import RecordError, excerpt
+from ..board.pictures import openings_html
+from ..registry import replay
+from .kit import _num, _pct, _table
 
 if TYPE_CHECKING:  # pragma: no cover
     from ..batch.results import Playouts, Summary
-    from ..board.openings import OpeningAnalysis
 
 __all__ = ["openings_html", "playouts_html", "replay_html", "summary_html"]
-
-_STYLE = (
-    "border-collapse:collapse;font-variant-numeric:tabular-nums;"
-    "font-family:system-ui,-apple-system,'Segoe UI',sans-serif;font-size:0.9em"
-)
-_CELL = "padding:2px 8px;text-align:right;white-space:nowrap"
-_HEAD = "padding:2px 8px;text-align:right;white-space:nowrap;border-bottom:1px solid #888"
-_LEFT = "padding:2px 8px;text-align:left"
-
-
-def _pct(x: float) -> str:
-    return "–" if not math.isfinite(x) else f"{x:.1%}"
-
-
-def _num(x: float, digits: int = 2) -> str:
-    return "–" if not math.isfinite(x) else f"{x:.{digits}f}"
-
-
-def _table(
-    caption: str,
-    head: Sequence[str],
-    rows: Sequence[Sequence[str]],
-    foot: str = "",
-    left: Sequence[int] = (0,),
-) -> str:
-    """A table; cells are escaped here, the columns in ``left`` aligned left."""
-    out = [f'<table class="genial" style="{_STYLE}">']
-    out.append(f'<caption style="text-align:left;caption-side:top">{escape(caption)}</caption>')
-    out.append(
-        "<thead><tr>"
-        + "".join(
-            f'<th style="{_HEAD}{";text-align:left" if i in left else ""}">{escape(h)}</th>'
-            for i, h in enumerate(head)
-        )
-        + "</tr></thead><tbody>"
-    )
-    for row in rows:
-        out.append(
-            "<tr>"
-            + "".join(
-                f'<td style="{_LEFT if i in left else _CELL}">{escape(v)}</td>'
-                for i, v in enumerate(row)
-            )
-            + "</tr>"
-        )
-    out.append("</tbody>")
-    if foot:
-        out.append(
-            # the foot wraps within the table's width instead of widening it
-            f'<tfoot><tr><td colspan="{len(head)}" style="{_LEFT};color:#555">'
-            f'<div style="width:0;min-width:100%">{escape(foot)}</div></td></tr></tfoot>'
-        )
-    out.append("</table>")
-    return "".join(out)
-
 
 # -- results -------------------------------------------------------------------------------------
 
@@ -186,78 +131,6 @@ def playouts_html(runs: Playouts, rows: int = 5) -> str:
     if runs.logs is not None:
         foot += "; with records"
     return _table(caption, head, body, foot)
-
-
-def openings_html(analysis: OpeningAnalysis, rows: int = 5) -> str:
-    """An opening analysis as its best and worst ``rows`` classes with their 95% intervals
-    and whether they differ from the average (Holm, 5%).
-
-    >>> from genial.openings import analyse
-    >>> page = openings_html(analyse(2, games_per_opening=4, seed=1, workers=1))
-    >>> page.count("<tr>"), "differs" in page  # the head, 5 + 5 classes and a gap, the foot
-    (13, True)
-    """
-    a = analysis
-    t = a.table
-    solo = a.metric == "lowest"
-    caption = (
-        f"Openings: rules {a.rules}, policy {', '.join(sorted(set(a.policy)))}, "
-        f"{int(t['games'].sum()):,} games over {len(t)} classes"
-    )
-    if a.reply_to:
-        caption += f", replies to {a.reply_to}"
-    if solo:
-        caption += f"; mean result {_num(a.average)} [{_num(a.average_lo)}, {_num(a.average_hi)}]"
-        head = ["rank", "example", "games", "result", "95% interval", "differs", "description"]
-    else:
-        caption += (
-            f"; seat {a.seat} wins {_pct(a.average)} [{_pct(a.average_lo)}, "
-            f"{_pct(a.average_hi)}] overall"
-        )
-        head = [
-            "rank",
-            "example",
-            "games",
-            "win rate",
-            "95% interval",
-            "lowest",
-            "margin",
-            "differs",
-            "description",
-        ]
-    picks: list[int] = list(range(len(t)))
-    if len(t) > 2 * rows:
-        picks = [*range(rows), -1, *range(len(t) - rows, len(t))]
-    body = []
-    for i in picks:
-        if i == -1:
-            body.append(["…"] + [""] * (len(head) - 1))
-            continue
-        row = t.iloc[i]
-        if solo:
-            values = [
-                _num(float(row["lowest"])),
-                f"[{_num(float(row['lowest_lo']))}, {_num(float(row['lowest_hi']))}]",
-            ]
-        else:
-            values = [
-                _pct(float(row["win_rate"])),
-                f"[{_pct(float(row['win_rate_lo']))}, {_pct(float(row['win_rate_hi']))}]",
-                _num(float(row["lowest"])),
-                f"{float(row['margin']):+.2f}" if math.isfinite(row["margin"]) else "–",
-            ]
-        body.append(
-            [
-                str(i + 1),
-                str(row["example"]),
-                f"{int(row['games']):,}",
-                *values,
-                "yes" if bool(row["differs"]) else "no",
-                str(row["description"]),
-            ]
-        )
-    foot = "95% intervals; differs: from the average, two-sided test, Holm-corrected, 5%"
-    return _table(caption, head, body, foot, left=(0, 1, len(head) - 1))
 
 
 # -- the replay viewer ---------------------------------------------------------------------------
@@ -388,24 +261,6 @@ def _json_for_script(value: Any) -> str:
     return text.replace("<", "\\u003c").replace(">", "\\u003e").replace("&", "\\u0026")
 
 
-def _replay_game(record: Mapping[str, Any]) -> tuple[Any, str]:
-    if not isinstance(record, Mapping):
-        raise RecordError(f"a record is a dict, got {type(record).__name__}")
-    fmt = record.get("format")
-    if fmt == "genial-record":
-        from ..board.game import Game
-
-        return Game.from_record(record), "board game"
-    if fmt == "genial-cards-record":
-        from ..cards.game import CardGame
-
-        return CardGame.from_record(record), "card game"
-    raise RecordError(
-        f"not a genial record: format is {excerpt(fmt)}, expected 'genial-record' (the board "
-        "game) or 'genial-cards-record' (the card game)"
-    )
-
-
 def _gains(before: Sequence[int], after: Sequence[int]) -> str:
     pairs = enumerate(zip(before, after, strict=True))
     return ", ".join(f"+{b - a} {COLOURS[c]}" for c, (a, b) in pairs if b > a)
@@ -413,10 +268,11 @@ def _gains(before: Sequence[int], after: Sequence[int]) -> str:
 
 def replay_html(record: Mapping[str, Any], *, title: str | None = None) -> str:
     """One self-contained HTML page (inline CSS, script and data, no network) that steps
-    through a recorded game of either game: ``record`` is what ``Game.to_record()`` or
-    ``CardGame.to_record()`` made (told apart by its ``"format"``). The page has buttons
-    (first, previous, next, last, play), keys (arrows, Page Up/Down, Home, End), the move list
-    (click a move to go there) and the scores; ``page.html#12`` opens at move 12.
+    through a recorded game of any registered game: ``record`` is what ``Game.to_record()``
+    or ``CardGame.to_record()`` made (told apart by its ``"format"``: ``registry.replay``).
+    The page has buttons (first, previous, next, last, play), keys (arrows, Page Up/Down,
+    Home, End), the move list (click a move to go there) and the scores; ``page.html#12``
+    opens at move 12.
 
     Every position is replayed with the library; the picture is drawn once, and each step
     holds only what changed (its players' panels and which tiles show).
@@ -431,8 +287,9 @@ def replay_html(record: Mapping[str, Any], *, title: str | None = None) -> str:
     """
     from .svg import replay_picture
 
-    game, kind = _replay_game(record)
+    game = replay(record)  # RecordError for what is not a record of a registered game
     picture = replay_picture(game)
+    kind = picture.noun
     moves = list(game.moves)
     n = len(moves)
     players = game.players
@@ -460,8 +317,7 @@ def replay_html(record: Mapping[str, Any], *, title: str | None = None) -> str:
         if i > 0:
             game.undo()
             movers[i - 1] = game.current_player
-            owed = game.bonus_plays if kind == "board game" else game.bonus_turns
-            bonus[i - 1] = owed > 0
+            bonus[i - 1] = picture.owed is not None and picture.owed(game) > 0
     states.reverse()
     items = ['<li data-step="0" class="start">start</li>']
     for j, move in enumerate(moves):
