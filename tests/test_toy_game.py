@@ -227,21 +227,25 @@ def test_simulate_from_a_position_and_with_other_rules() -> None:
 
 
 @pytest.mark.parametrize(
-    ("kwargs", "error"),
+    ("kwargs", "error", "message"),
     [
-        ({"players": 5}, RulesError),
-        ({"rules": "pig9"}, RulesError),
-        ({"teams": True}, RulesError),
-        ({"policy": "mc:10"}, GenialError),
-        ({"policy": ("greedy",) * 3}, GenialError),
-        ({"openings": ["R0,0+B1,0"]}, GenialError),
-        ({"start": "pig3 | 0 0 0 | seat 0 | total 0 | move 0"}, GenialError),
-        ({"start": "pig2 | 30 3 | seat 1 | total 0 | move 40"}, GenialError),
-        ({"start": 7}, GenialError),
+        ({"players": 5}, RulesError, "players must be an int from 2 to 4"),
+        ({"rules": "pig9"}, RulesError, "toy rules are"),
+        ({"players": 2, "rules": "pig3"}, RulesError, "disagree"),
+        ({"teams": True}, RulesError, "board-game options"),
+        ({"policy": "mc:10"}, GenialError, "search policies are the board game's"),
+        ({"policy": ("greedy",) * 3}, GenialError, "one policy or one per seat"),
+        ({"openings": ["R0,0+B1,0"]}, GenialError, "a board-game option"),
+        ({"start": "pig3 | 0 0 0 | seat 0 | total 0 | move 0"}, GenialError, "not of ToyRules"),
+        ({"start": "pig2 | 30 3 | seat 1 | total 0 | move 40"}, GenialError, "already over"),
+        ({"start": "pig2 | 3 0"}, PositionError, "not a toy position"),
+        ({"start": 7}, GenialError, "a ToyGame or a position text"),
     ],
 )
-def test_simulate_refuses_wrong_arguments(kwargs: dict[str, Any], error: type) -> None:
-    with pytest.raises(error):
+def test_simulate_refuses_wrong_arguments(
+    kwargs: dict[str, Any], error: type[Exception], message: str
+) -> None:
+    with pytest.raises(error, match=message):
         genial.simulate(3, game="toy", seed=1, **kwargs)
 
 
