@@ -86,7 +86,7 @@ class ToyAdapter:
             while not game.is_over:
                 name, epsilon = pairs[game.current_player]
                 game.play(choose(game.position, game.legal_moves(), name, epsilon, choices))
-            steps = [m.get("roll", 0) for m in game.to_record()["moves"]]
+            steps = [int(m["draws"][0]) if m["draws"] else 0 for m in game.to_record()["moves"]]
             _fill(rows[i], game, steps)
             if logs is not None:
                 logs[i]["steps"][: len(steps)] = steps
@@ -95,7 +95,7 @@ class ToyAdapter:
 
     def records(self, spec: BatchSpec, logs: npt.NDArray[Any]) -> list[dict[str, Any]]:
         start = self._start(spec)
-        return [record_of(spec.rules, start, log["steps"][: log["length"]]) for log in logs]
+        return [record_of(start, log["steps"][: log["length"]].tolist()) for log in logs]
 
     def replay(self, record: dict[str, Any]) -> ToyGame:
         return ToyGame.from_record(record)

@@ -27,6 +27,7 @@ import numpy as np
 import numpy.typing as npt
 
 from genial.errors import GenialError, IllegalMoveError, PositionError, RecordError, excerpt
+from genial.records import RecordFormat
 from genial.seeds import as_seed_sequence
 
 from .moves import ACTION_SIZE, HOLD, ROLL, ToyMove, move_of
@@ -34,12 +35,10 @@ from .policies import choose
 from .position import ToyPosition
 from .rules import ToyRules
 
-__all__ = ["RECORD_FORMAT", "ToyGame", "record_of"]
+__all__ = ["RECORDS", "RECORD_FORMAT", "ToyGame", "record_of"]
 
 RECORD_FORMAT = "genial-toy-record"
 """The ``"format"`` of the toy game's JSON records."""
-
-_RECORD_KEYS = ("format", "version", "rules", "start", "moves")
 
 
 def _die(key: bytes, draw: int) -> int:
@@ -59,17 +58,22 @@ def _after(position: ToyPosition, move: ToyMove, roll: int) -> ToyPosition:
     return ToyPosition(position.rules, tuple(scores), nxt, total, position.moves + 1)
 
 
-def record_of(rules: ToyRules, start: str, steps: Sequence[int]) -> dict[str, Any]:
+def _roll_id(text: Any) -> int:
+    """A roll's pips from its text in a record, ``"1"`` to ``"6"`` (``ValueError`` else)."""
+    if not isinstance(text, str) or text not in ("1", "2", "3", "4", "5", "6"):
+        raise ValueError(f"a roll is '1' to '6', got {excerpt(text)}")
+    return int(text)
+
+
+RECORDS = RecordFormat(RECORD_FORMAT, 1, "genial toy-game record", "roll", 1, str, _roll_id)
+"""The toy's records, in the shape every game's records share (``genial.records``): the start
+position text, then every move's text with what chance gave right after it (a roll's pips)."""
+
+
+def record_of(start: str, steps: Sequence[int]) -> dict[str, Any]:
     """The record of a game from ``start`` whose moves are ``steps``: 0 for a hold, else the
     roll's pips (the batch logs hold exactly this)."""
-    moves = [{"move": "hold"} if s == 0 else {"move": "roll", "roll": int(s)} for s in steps]
-    return {
-        "format": RECORD_FORMAT,
-        "version": 1,
-        "rules": str(rules),
-        "start": start,
-        "moves": moves,
-    }
+    return RECORDS.make(start, [("hold", []) if s == 0 else ("roll", [int(s)]) for s in steps])
 
 
 class ToyGame:
@@ -101,40 +105,22 @@ class ToyGame:
     @classmethod
     def from_record(cls, record: Mapping[str, Any], *, seed: Any = None) -> ToyGame:
         """Replay a record (``RecordError`` if it is not one of a legal game)."""
-        if not isinstance(record, Mapping):
-            raise RecordError(f"a toy record is a dict, got {excerpt(record)}")
-        if sorted(record) != sorted(_RECORD_KEYS):
-            raise RecordError(f"a toy record has the keys {', '.join(_RECORD_KEYS)}")
-        if record["format"] != RECORD_FORMAT or record["version"] != 1:
-            raise RecordError(f"not a {RECORD_FORMAT} version 1: {excerpt(record['format'])}")
+        start, moves = RECORDS.read(record)
         try:
-            game = cls.from_text(record["start"], seed=seed)
-            if str(game.rules) != record["rules"]:
-                raise RecordError(f"the start is not of the rules {excerpt(record['rules'])}")
-            moves = record["moves"]
-            if not isinstance(moves, list):
-                raise RecordError(f"a record's moves are a list, got {excerpt(moves)}")
-            for i, item in enumerate(moves):
-                game._replay(i, item)
-        except RecordError:
-            raise
+            game = cls.from_text(start, seed=seed)
         except GenialError as exc:
-            raise RecordError(f"a toy record: {exc}") from None
+            raise RecordError(f"a toy record's start: {exc}") from None
+        for i, (text, draws) in enumerate(moves):
+            try:
+                move = ToyMove.parse(text)
+            except GenialError as exc:
+                raise RecordError(f"move {i} of the record: {exc}") from None
+            if len(draws) != (move is ROLL):
+                raise RecordError(f"move {i} of the record: {move} with the rolls {draws}")
+            if not game.is_legal(move):
+                raise RecordError(f"move {i} of the record, {move}, is not legal")
+            game._apply(move, draws[0] if draws else 0)
         return game
-
-    def _replay(self, i: int, item: Any) -> None:
-        if not isinstance(item, Mapping) or not isinstance(item.get("move"), str):
-            raise RecordError(f"move {i} of the record: {excerpt(item)}")
-        move = ToyMove.parse(item["move"])
-        expected = ("move", "roll") if move is ROLL else ("move",)
-        roll = item.get("roll", 0)
-        if sorted(item) != sorted(expected) or (
-            move is ROLL and (type(roll) is not int or not 1 <= roll <= 6)
-        ):
-            raise RecordError(f"move {i} of the record: {excerpt(item)}")
-        if not self.is_legal(move):
-            raise RecordError(f"move {i} of the record, {move}, is not legal")
-        self._apply(move, roll)
 
     # -- the position ------------------------------------------------------------------------
     @property
@@ -236,7 +222,7 @@ class ToyGame:
 
     def to_record(self) -> dict[str, Any]:
         steps = [0 if move is HOLD else roll for move, roll, _ in self._history]
-        return record_of(self.rules, self._start.to_text(), steps)
+        return record_of(self._start.to_text(), steps)
 
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, ToyGame):
