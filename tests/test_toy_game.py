@@ -28,7 +28,7 @@ from genial.registry import GameEntry, entry, entry_of, games, make, register, u
 from .conformance import DEFAULT_BAD_INPUTS, check_game, check_pickling, check_random_games
 from .processes import genial_env
 from .toy import GAME, ToyGame, ToyMove, ToyPosition, ToyRules
-from .toy.rules import MOVE_CAP
+from .toy.rules import MOVE_CAP, toy_rules
 
 pytestmark = pytest.mark.usefixtures("toy_game")
 
@@ -172,6 +172,10 @@ def test_texts_records_and_errors() -> None:
         ToyGame.from_record(bad)
     with pytest.raises(RulesError):
         ToyGame(5)
+    with pytest.raises(RulesError, match="disagree"):
+        toy_rules(2, rules="pig3")
+    with pytest.raises(RulesError, match="board-game options"):
+        toy_rules(4, teams=True)
     with pytest.raises(RulesError):
         ToyRules.parse("pig2-0")
     with pytest.raises(IllegalMoveError):
@@ -229,19 +233,17 @@ def test_simulate_from_a_position_and_with_other_rules() -> None:
     assert runs.start == start and runs.players == 3
     record = runs.record(5)
     assert record["start"] == start and ToyGame.from_record(record).moves
-    assert genial.simulate(5, 4, game="pig", seed=1).players == 4  # by its alias
+    assert genial.simulate(5, rules=ToyRules(4), game="pig", seed=1).players == 4  # its alias
 
 
 @pytest.mark.parametrize(
     ("kwargs", "error", "message"),
     [
-        ({"players": 5}, RulesError, "players must be an int from 2 to 4"),
+        ({"rules": 5}, RulesError, "players must be an int from 2 to 4"),
         ({"rules": "pig9"}, RulesError, "toy rules are"),
-        ({"players": 2, "rules": "pig3"}, RulesError, "disagree"),
-        ({"teams": True}, RulesError, "board-game options"),
+        ({"rules": 2.0}, GenialError, r"rules.* 2\.0"),
         ({"policy": "mc:10"}, GenialError, "search policies are the board game's"),
         ({"policy": ("greedy",) * 3}, GenialError, "one policy or one per seat"),
-        ({"openings": ["R0,0+B1,0"]}, GenialError, "a board-game option"),
         ({"start": "pig3 | 0 0 0 | seat 0 | total 0 | move 0"}, GenialError, "not of ToyRules"),
         ({"start": "pig2 | 30 3 | seat 1 | total 0 | move 40"}, GenialError, "already over"),
         ({"start": "pig2 | 3 0"}, PositionError, "not a toy position"),
@@ -260,8 +262,10 @@ def test_simulate_to_a_dataset_and_open_it(tmp_path: Any) -> None:
     from genial.batch import open_dataset
 
     out = tmp_path / "toy"
-    written = genial.simulate(50, 3, game="toy", seed=5, records=True, out=out, workers=2)
-    runs = genial.simulate(50, 3, game="toy", seed=5, records=True)
+    written = genial.simulate(
+        50, rules="pig3", game="toy", seed=5, records=True, out=out, workers=2
+    )
+    runs = genial.simulate(50, rules="pig3", game="toy", seed=5, records=True)
     opened = open_dataset(out)
     opened.verify()
     assert opened.game == written.game == "toy" and opened.rules == ToyRules(3)

@@ -9,14 +9,15 @@ workers and the backend.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
+from types import MappingProxyType
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
 import numpy.typing as npt
 
 from genial.errors import GenialError, excerpt
-from genial.policies import parse_policies
+from genial.policies import DEFAULT_EPSILON, parse_policies
 
 from .game import ToyGame, record_of
 from .policies import choose
@@ -47,15 +48,22 @@ class ToyAdapter:
     )
     log_dtype: np.dtype[Any] = np.dtype([("steps", "u1", (MOVE_CAP,)), ("length", "<i2")])
 
+    options: Mapping[str, Any] = MappingProxyType({"epsilon": DEFAULT_EPSILON})
+    """The toy's own options of a batch, with their defaults: ``epsilon``, the epsilon of
+    ``"epsilon-greedy"`` seats without a parameter of their own."""
+
     def check(
         self,
         rules: ToyRules,
         *,
         policy: str | Sequence[str],
-        epsilon: float,
         start: ToyGame | str | None,
-        openings: Sequence[Any],
+        epsilon: float = DEFAULT_EPSILON,
+        openings: Sequence[Any] = (),
     ) -> dict[str, Any]:
+        """A batch's toy-game arguments, checked: the ``BatchSpec`` fields they give.
+        (``openings``, forced first placements, is the board game's; the batch layer passes it
+        to every game today, and the toy refuses any.)"""
         if openings:
             raise GenialError("openings: forced first placements are a board-game option")
         names, epsilons = parse_policies(policy, rules.players, epsilon, search=False)
