@@ -19,6 +19,7 @@ True
 
 from __future__ import annotations
 
+import copy
 import hashlib
 from collections.abc import Mapping, Sequence
 from typing import Any
@@ -28,7 +29,7 @@ import numpy.typing as npt
 
 from genial.errors import GenialError, IllegalMoveError, PositionError, RecordError, excerpt
 from genial.records import RecordFormat
-from genial.seeds import as_seed_sequence
+from genial.seeds import POLICY_STREAM, as_seed_sequence, child_seed, stream
 
 from .moves import ACTION_SIZE, HOLD, ROLL, ToyMove, move_of
 from .policies import choose
@@ -85,7 +86,9 @@ class ToyGame:
     def _init(self, position: ToyPosition, seed: Any) -> None:
         self._position = position
         self._start = position
-        self._key = as_seed_sequence(seed).generate_state(4).tobytes()
+        root = as_seed_sequence(seed)
+        self._key = root.generate_state(4).tobytes()
+        self._policy = np.random.Generator(stream(child_seed(root, POLICY_STREAM)))
         self._draws = 0
         self._history: list[tuple[ToyMove, int, ToyPosition]] = []
 
@@ -206,14 +209,19 @@ class ToyGame:
         return move
 
     def choose(self, policy: str = "greedy", *, epsilon: float = 0.1, rng: Any = None) -> ToyMove:
-        """The move ``policy`` (``"random"``, ``"greedy"``, ``"epsilon-greedy"``) picks."""
-        generator = np.random.default_rng(rng)
+        """The move ``policy`` (``"random"``, ``"greedy"``, ``"epsilon-greedy"``) picks, its
+        draws from ``rng`` (a ``numpy.random.Generator`` or a seed), else from the game's own
+        policy stream (the seed's ``POLICY_STREAM`` child, as in the library's games)."""
+        if self.is_over:
+            raise IllegalMoveError("the game is over: there is no move to choose")
+        generator = self._policy if rng is None else np.random.default_rng(rng)
         return choose(self._position, self.legal_moves(), policy, epsilon, generator)
 
     def copy(self) -> ToyGame:
         game = ToyGame.__new__(ToyGame)
         game.__dict__.update(self.__dict__)
         game._history = list(self._history)
+        game._policy = copy.deepcopy(self._policy)
         return game
 
     # -- texts and records -------------------------------------------------------------------
