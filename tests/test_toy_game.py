@@ -184,6 +184,23 @@ def test_texts_records_and_errors() -> None:
     assert game.to_text() == text
 
 
+def test_moves_made_anew_and_unpickled_games_play_and_undo_alike() -> None:
+    """A move object made anew (``ToyMove("roll")``) is the move of ``legal_moves()``, and a
+    game unpickled walks back through its rolls (the dice counted back)."""
+    game, other = ToyGame(2, seed=8), ToyGame(2, seed=8)
+    for _ in range(6):
+        game.play(ToyMove("roll") if game.current_player == 0 else "roll")
+        other.play("roll")
+    assert game.to_record() == other.to_record()
+    clone = pickle.loads(pickle.dumps(game))
+    assert clone.moves[0] is ToyMove.parse("roll")
+    for _ in range(6):
+        clone.undo()
+    for _ in range(6):
+        clone.play("roll")
+    assert clone.to_record() == game.to_record()
+
+
 def test_the_dice_come_from_the_seed() -> None:
     def rolls(seed: Any) -> list[int]:
         game = ToyGame(2, seed=seed)

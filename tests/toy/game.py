@@ -51,8 +51,8 @@ def _die(key: bytes, draw: int) -> int:
 def _after(position: ToyPosition, move: ToyMove, roll: int) -> ToyPosition:
     """The position after ``move`` (``roll``: the die, for a roll)."""
     seat, total, scores = position.current, position.total, list(position.scores)
-    passes = move is HOLD or roll == 1
-    if move is HOLD:
+    passes = move == HOLD or roll == 1
+    if move == HOLD:
         scores[seat] += total
     total = 0 if passes else total + roll
     nxt = (seat + 1) % position.rules.players if passes else seat
@@ -118,7 +118,7 @@ class ToyGame:
                 move = ToyMove.parse(text)
             except GenialError as exc:
                 raise RecordError(f"move {i} of the record: {exc}") from None
-            if len(draws) != (move is ROLL):
+            if len(draws) != (move == ROLL):
                 raise RecordError(f"move {i} of the record: {move} with the rolls {draws}")
             if not game.is_legal(move):
                 raise RecordError(f"move {i} of the record, {move}, is not legal")
@@ -193,11 +193,11 @@ class ToyGame:
         chosen = move_of(move)
         if chosen not in self.legal_moves():
             raise IllegalMoveError(f"{chosen} is not legal in {self.to_text()}")
-        self._apply(chosen, _die(self._key, self._draws) if chosen is ROLL else 0)
+        self._apply(chosen, _die(self._key, self._draws) if chosen == ROLL else 0)
 
     def _apply(self, move: ToyMove, roll: int) -> None:
         self._history.append((move, roll, self._position))
-        self._draws += move is ROLL
+        self._draws += move == ROLL
         self._position = _after(self._position, move, roll)
 
     def undo(self) -> ToyMove:
@@ -205,7 +205,7 @@ class ToyGame:
         if not self._history:
             raise IllegalMoveError("no move to undo")
         move, _, self._position = self._history.pop()
-        self._draws -= move is ROLL
+        self._draws -= move == ROLL
         return move
 
     def choose(self, policy: str = "greedy", *, epsilon: float = 0.1, rng: Any = None) -> ToyMove:
@@ -229,7 +229,7 @@ class ToyGame:
         return self._position.to_text()
 
     def to_record(self) -> dict[str, Any]:
-        steps = [0 if move is HOLD else roll for move, roll, _ in self._history]
+        steps = [0 if move == HOLD else roll for move, roll, _ in self._history]
         return record_of(self._start.to_text(), steps)
 
     def __eq__(self, other: object) -> bool:

@@ -37,6 +37,9 @@ class ToyMove:
     def __str__(self) -> str:
         return self.kind
 
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (ToyMove.from_action, (self.action,))  # unpickled: the move of MOVES
+
     @classmethod
     def parse(cls, text: str) -> ToyMove:
         if not isinstance(text, str) or text not in _KINDS:
@@ -58,7 +61,7 @@ def move_of(value: Any) -> ToyMove:
     """The move a move object, its text or its action id (an int, not a bool) stands for;
     ``IllegalMoveError`` for anything else."""
     if isinstance(value, ToyMove):
-        return value
+        return MOVES[value.action]
     if isinstance(value, str):
         return ToyMove.parse(value)
     if isinstance(value, (int, np.integer)) and not isinstance(value, (bool, np.bool_)):
