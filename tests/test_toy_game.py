@@ -60,7 +60,7 @@ def maker(token: str) -> Any:
 # -- the registry ----------------------------------------------------------------------------
 
 
-def test_the_toy_is_registered_for_the_test_only(toy_game: GameEntry) -> None:
+def test_the_fixture_registers_the_toy(toy_game: GameEntry) -> None:
     assert toy_game is GAME
     assert games()[-1] == "toy" and entry("pig") is GAME
     assert entry_of(ToyRules(3)) is GAME and entry_of(ToyGame(2, seed=1)) is GAME
