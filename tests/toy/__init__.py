@@ -3,9 +3,9 @@ plug-in API alone (``genial.registry``, ``genial.batch.GameAdapter``): Pig, a di
 
 ``rules`` (``ToyRules``), ``moves`` (``ToyMove``), ``position`` (``ToyPosition`` and its text),
 ``policies``, ``game`` (``ToyGame``: play, undo, records, pickling), ``adapter`` (the batch
-layer's ``ToyAdapter``) and ``entry`` (its ``GameEntry``, ``GAME``). Nothing registers on import:
-the ``toy_game`` fixture of ``tests/conftest.py`` registers ``GAME`` and unregisters it after.
-docs/games.md walks through it.
+layer's ``ToyAdapter``), ``observer`` (``ToyObserver``, for environments) and ``entry`` (its
+``GameEntry``, ``GAME``). Nothing registers on import: the ``toy_game`` fixture of
+``tests/conftest.py`` registers ``GAME`` and unregisters it after. docs/games.md walks through it.
 """
 
 from .entry import GAME
