@@ -9,7 +9,6 @@ strict marker fails the run, and the marker goes.
 
 from __future__ import annotations
 
-import dataclasses
 import json
 import os
 import pickle
@@ -410,35 +409,20 @@ def test_the_toy_observer() -> None:
         ToyObserver(2, max_turns=0)
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="GameEntry has no observer hook (the toy's observer is tests/toy/observer.py), and "
-    "genial.integrations.pettingzoo.raw_env builds BoardEnv for 'board' and CardEnv for every "
-    "other name: raw_env('toy') is a card-game environment",
-)
 def test_pettingzoo_environment() -> None:
     pytest.importorskip("pettingzoo")
     from genial.integrations.pettingzoo import raw_env
 
-    from .toy.observer import ToyObserver
-
-    with_env = dataclasses.replace(GAME, observer=ToyObserver)
-    unregister("toy")
-    register(with_env)
-    try:
-        env = raw_env("toy", players=2)
-        env.reset(seed=1)
-        assert env.action_space("player_0").n == 2
-        rng = np.random.default_rng(0)
-        while env.agents:
-            obs, _, terminated, truncated, _ = env.last()
-            done = terminated or truncated
-            env.step(None if done else int(rng.choice(np.flatnonzero(obs["action_mask"]))))
-        assert isinstance(env.unwrapped.game, ToyGame)
-        assert sorted(env.unwrapped.final_rewards) == [-1.0, 1.0]
-    finally:
-        unregister("toy")
-        register(GAME)
+    env = raw_env("toy", players=2)
+    env.reset(seed=1)
+    assert env.action_space("player_0").n == 2
+    rng = np.random.default_rng(0)
+    while env.agents:
+        obs, _, terminated, truncated, _ = env.last()
+        done = terminated or truncated
+        env.step(None if done else int(rng.choice(np.flatnonzero(obs["action_mask"]))))
+    assert isinstance(env.unwrapped.game, ToyGame)
+    assert sorted(env.unwrapped.final_rewards) == [-1.0, 1.0]
 
 
 @pytest.mark.xfail(

@@ -13,6 +13,7 @@ from genial.registry import GameEntry
 from .adapter import TOY_ADAPTER
 from .game import RECORD_FORMAT, ToyGame
 from .moves import ToyMove
+from .observer import ToyObserver
 from .position import ToyPosition
 from .rules import ToyRules, toy_rules
 
@@ -29,4 +30,5 @@ GAME = GameEntry(
     move=ToyMove,
     record_format=RECORD_FORMAT,
     aliases=("pig",),
+    observer=ToyObserver,
 )
