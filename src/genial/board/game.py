@@ -154,6 +154,11 @@ class Game(GameBase[Move, Position, Rules]):
         return self._rules.counter_sets
 
     # -- moves ---------------------------------------------------------------------------------
+    def action_mask(self) -> npt.NDArray[np.bool_]:
+        """A bool array of length ``ACTION_SIZE``, True at the legal moves' ids."""
+        mask: npt.NDArray[np.bool_] = self._core.action_mask()  # the kernel's, at once
+        return mask
+
     def gains(self, move: Move | str) -> tuple[int, int]:
         """Points each half of a placement would score now (RULES §3.3), before the cap.
 
