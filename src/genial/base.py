@@ -227,13 +227,26 @@ class GameBase(Generic[M, P, R]):
         Raises ``IllegalMoveError``, saying why, and leaves the game unchanged if the move is
         malformed or not legal now.
         """
-        self._play(move)
+        m = self._as_move(move)
+        with self._lock:
+            if not self._core.is_legal(m.action):
+                self._check_legal(m)
+            snapshot = self._snapshot()
+            draws = self._core.apply(m.action, self._chance)
+            self._history.append(snapshot)
+            self._moves.append((m, draws))
 
     def undo(self) -> M:
         """Take back the last ``play()``: the position (scores, what is on the table, in the
         hands or racks and still to draw) and the chance stream are exactly as before it (the
         policy stream, the chooser's, runs on). Returns the move taken back."""
-        move: M = self._undo()
+        with self._lock:
+            if not self._history:
+                raise IllegalMoveError("there is no move to undo")
+            state, chance = self._history.pop()
+            self._core.restore(state)
+            self._chance.state = chance
+            move: M = self._moves.pop()[0]
         return move
 
     @property
@@ -250,28 +263,7 @@ class GameBase(Generic[M, P, R]):
         move: M = self._move_table[self._choose(policy, epsilon)]
         return move
 
-    # -- moves -----------------------------------------------------------------------------------
-    def _play(self, move: Any) -> None:
-        """Play a move given in any accepted form, checked; unchanged if it raises."""
-        m = self._as_move(move)
-        with self._lock:
-            if not self._core.is_legal(m.action):
-                self._check_legal(m)
-            snapshot = self._snapshot()
-            draws = self._core.apply(m.action, self._chance)
-            self._history.append(snapshot)
-            self._moves.append((m, draws))
-
-    def _undo(self) -> Any:
-        with self._lock:
-            if not self._history:
-                raise IllegalMoveError("there is no move to undo")
-            state, chance = self._history.pop()
-            self._core.restore(state)
-            self._chance.state = chance
-            move, _ = self._moves.pop()
-        return move
-
+    # -- the streams, replays and the kernel's policies -----------------------------------------
     def _snapshot(self) -> tuple[bytes, Any]:
         return (self._core.snapshot(), self._chance.state)
 
