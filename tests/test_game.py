@@ -457,3 +457,56 @@ def test_a_refused_playouts_call_leaves_the_game_as_it_was() -> None:
             a.playouts(**kwargs)  # type: ignore[arg-type]
     assert a.choose("random") == b.choose("random")
     assert a.to_text() == b.to_text()
+
+
+# -- what every game shares ----------------------------------------------------------------------
+
+
+def test_both_games_share_one_base_and_the_old_name_stays() -> None:
+    from genial.base import GameBase
+    from genial.cards import CardGame, CardMove
+    from genial.history import History
+    from genial.movebase import MoveBase
+
+    assert History is GameBase
+    assert issubclass(Game, GameBase) and issubclass(CardGame, GameBase)
+    assert issubclass(Move, MoveBase) and issubclass(CardMove, MoveBase)
+    # the shared methods are the base's, written once
+    for name in ("play", "undo", "legal_moves", "is_legal", "choose", "to_text", "to_record"):
+        assert getattr(Game, name) is getattr(GameBase, name) is getattr(CardGame, name)
+    assert Game.play.__doc__ and "Raises ``IllegalMoveError``" in Game.play.__doc__
+
+
+def test_games_of_different_kinds_are_never_equal() -> None:
+    from genial.cards import CardGame
+
+    board, cards = Game(2, seed=1), CardGame(2, seed=1)
+    assert board != cards and cards != board
+    assert board == Game(2, seed=1) and cards == CardGame(2, seed=1)
+    assert repr(board).startswith("Game.from_text(") and repr(cards).startswith("CardGame.from_")
+    with pytest.raises(TypeError):
+        hash(board)
+
+
+def test_a_move_can_be_neither_changed_nor_deleted() -> None:
+    m = Move.parse("R0,-4+B1,-4")
+    with pytest.raises(AttributeError, match="Move is immutable"):
+        m.kind = "swap"  # type: ignore[misc]
+    with pytest.raises(AttributeError, match="Move is immutable"):
+        del m.cells
+    with pytest.raises(TypeError, match=r"use Move\.place\(\), Move\.swap\(\), .* or Move\.from_"):
+        Move()
+    assert m.cells == ((0, -4), (1, -4)) and m.kind == "place"
+
+
+def test_each_game_reads_its_own_moves_only() -> None:
+    from genial.cards import CardGame, CardMove
+
+    with pytest.raises(IllegalMoveError, match="expected a Move, a move text or an action id"):
+        Game(2, seed=1).play(CardMove.parse("RG"))  # type: ignore[arg-type]
+    with pytest.raises(IllegalMoveError, match="expected a CardMove, a move text or an action"):
+        CardGame(2, seed=1).play(Move.swap())  # type: ignore[arg-type]
+    with pytest.raises(IllegalMoveError, match=r"outside 0\.\.15337"):
+        Game(2, seed=1).play(ACTION_SIZE)
+    with pytest.raises(IllegalMoveError, match=r"outside 0\.\.31"):
+        CardGame(2, seed=1).play(32)

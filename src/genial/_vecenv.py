@@ -6,8 +6,9 @@ Both hold ``n_envs`` games in a compiled kernel with the same interface (``seed`
 ``snapshot``/``restore``) and the same buffers, seeding scheme and reward convention
 (``docs/vector.md``). This module keeps what they share: the argument
 checks, ``reset``/``step``/``sample_actions``, the seeding of the kernel from a numpy
-``SeedSequence``, copies and pickling, and ``IllegalActionError``. A subclass gives the game's
-rules type and kernel, its observation names and what differs in its errors and replays.
+``SeedSequence``, the masks, one env as a game, copies and pickling, and ``IllegalActionError``.
+A subclass gives the game's rules, kernel and game types, its observation names and what
+differs in its errors.
 
 >>> root = np.random.SeedSequence(1)
 >>> _seed_prefix(root).tolist() == [1, 0, 0, 0]       # entropy padded to the pool, no spawn key
@@ -113,23 +114,31 @@ class _Rules(Protocol):
 
 
 R = TypeVar("R", bound=_Rules)
-E = TypeVar("E", bound="BatchedEnv[Any]")
+G = TypeVar("G")  # the game type
+E = TypeVar("E", bound="BatchedEnv[Any, Any]")
 
 
-class BatchedEnv(Generic[R]):
-    """``n_envs`` games of one kind stepped together in a compiled kernel under rules ``R``;
-    the shared body of ``VectorEnv`` and ``CardVectorEnv`` (see their docstrings).
+class BatchedEnv(Generic[R, G]):
+    """``n_envs`` games of one kind stepped together in a compiled kernel under rules ``R``,
+    each env's game readable as a game ``G``; the shared body of ``VectorEnv`` and
+    ``CardVectorEnv`` (see their docstrings).
 
     A subclass sets ``_ACTION_SIZE``, ``_OBS`` (the kernel's observation arrays),
-    ``_MASK_CHOICES`` (the mask modes as its error message lists them) and ``_MAX_TURNS``, and
-    defines ``_read_rules``, ``_make_kernel``, ``_env_bytes`` and ``_illegal`` (annotating
-    ``_kernel`` with its kernel's type).
+    ``_MASK_CHOICES`` (the mask modes as its error message lists them), ``_MAX_TURNS``, its
+    rules type (``_rules_type``, read with its ``of``), kernel type (``_kernel_type``, made from
+    the rules' kernel state), game type (``_game_type``, a ``genial.base.GameBase``) and the
+    function that unpacks its packed masks (``_unpack``), and defines ``_env_bytes`` and
+    ``_illegal`` (annotating ``_kernel`` with its kernel's type).
     """
 
     _ACTION_SIZE: ClassVar[int]
     _OBS: ClassVar[tuple[str, ...]]
     _MASK_CHOICES: ClassVar[str]
     _MAX_TURNS: ClassVar[int]
+    _rules_type: ClassVar[Any]
+    _kernel_type: ClassVar[Any]
+    _game_type: ClassVar[Any]
+    _unpack: ClassVar[Callable[..., npt.NDArray[np.bool_]]]
 
     def __init__(
         self,
@@ -173,12 +182,14 @@ class BatchedEnv(Generic[R]):
         self._terminated: npt.NDArray[np.bool_] = _read_only(arrays["terminated"])
         self._truncated: npt.NDArray[np.bool_] = _read_only(arrays["truncated"])
 
-    # -- what a subclass defines -----------------------------------------------------------------
-    def _read_rules(self, rules: Any) -> R:  # pragma: no cover - every subclass defines it
-        raise NotImplementedError
+    def _read_rules(self, rules: Any) -> R:
+        game_rules: R = self._rules_type.of(rules)
+        return game_rules
 
-    def _make_kernel(self, rules: R, n: int, mode: int, turns: int) -> Any:  # pragma: no cover
-        raise NotImplementedError
+    def _make_kernel(self, rules: R, n: int, mode: int, turns: int) -> Any:
+        return self._kernel_type(rules.core(), n, mode, turns)  # type: ignore[attr-defined]
+
+    # -- what a subclass defines -----------------------------------------------------------------
 
     def _env_bytes(self, mask: MaskMode) -> int:  # pragma: no cover - every subclass defines it
         raise NotImplementedError
@@ -246,16 +257,21 @@ class BatchedEnv(Generic[R]):
         """The index of each env's current game since the last seeding."""
         return self._info["episode"]
 
-    def _unpacked(
-        self, unpack: Callable[[npt.NDArray[Any]], npt.NDArray[np.bool_]]
-    ) -> npt.NDArray[np.bool_]:
-        """The current masks as a new bool array, ``unpack`` reading the packed mode's."""
+    @property
+    def masks(self) -> npt.NDArray[Any] | None:
+        """The legal-action masks: bool ``(n_envs, ACTION_SIZE)``, bit-packed (the layout of
+        each game's is in its class's docstring and ``docs/vector.md``), or None when made with
+        ``mask="none"``."""
+        return self._masks
+
+    def unpack_masks(self) -> npt.NDArray[np.bool_]:
+        """The current masks as a new bool array ``(n_envs, ACTION_SIZE)``."""
         if self._masks is None:
             raise GenialError(f"this {type(self).__name__} writes no masks (mask='none')")
         if self._mask == "bool":
             full: npt.NDArray[np.bool_] = self._masks.copy()
             return full
-        return unpack(self._masks)
+        return type(self)._unpack(self._masks)
 
     # -- playing ---------------------------------------------------------------------------------
     def reset(
@@ -416,7 +432,23 @@ class BatchedEnv(Generic[R]):
         return checked_int(i, "env", 0, self.n_envs - 1)
 
     def episode_seed(self, i: int) -> np.random.SeedSequence:
-        """The seed of env ``i``'s current game (see the subclass)."""
+        """The seed of env ``i``'s current game: the game type (``Game``, ``CardGame``) made
+        with the env's rules and ``seed=env.episode_seed(i)`` deals the same tiles or cards,
+        and the same moves draw the same."""
         with self._lock:
             k = self._check_env(i)
             return child_seed(self._root, k, int(self.episode[k]))
+
+    def game(self, i: int) -> G:
+        """A game (``Game``, ``CardGame``) at env ``i``'s current position, whose chance stream
+        is the env's: the same moves draw the same tiles or cards (its history, and the card
+        game's ``stats()``, start here)."""
+        with self._lock:
+            return self._game(self._check_env(i))
+
+    def _game(self, k: int) -> G:
+        game: G = self._game_type._from_core(
+            self._kernel.core(k), self._rules, child_seed(self._root, k, int(self.episode[k]))
+        )
+        game._chance.state = self._kernel.stream_state(k)  # type: ignore[attr-defined]
+        return game

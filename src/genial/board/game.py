@@ -23,14 +23,12 @@ import numpy.typing as npt
 
 from .. import _core
 from .._core import Core
-from ..errors import GenialError, IllegalMoveError, PositionError, RecordError, excerpt
-from ..history import History
-from ..seeds import (
-    as_seed_sequence,
-)
+from ..base import GameBase
+from ..errors import IllegalMoveError
+from ..seeds import as_seed_sequence
 from .geometry import COLOUR_NAMES, Cell, area, cell_text, distance
 from .moves import MOVES, TILES, Move, Tile, tile_text
-from .notation import Phase, Position, load, make_record, read, read_record
+from .notation import PHASES, RECORDS, Phase, Position, load, read
 from .rules import Rules
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -38,10 +36,8 @@ if TYPE_CHECKING:  # pragma: no cover
 
 __all__ = ["Game"]
 
-_PHASES: tuple[Phase, ...] = ("place", "swap", "over")
 
-
-class Game(History):
+class Game(GameBase[Move, Position, Rules]):
     """A game of Ingenious (RULES §3) or one of its variants (RULES §4), with its history.
 
     Parameters
@@ -74,6 +70,13 @@ class Game(History):
 
     __slots__ = ()
     _core_type = Core
+    _move_type = Move
+    _move_table = MOVES
+    _position_type = Position
+    _position_name = "genial.Position"
+    _read = staticmethod(read)
+    _load = staticmethod(load)
+    _records = RECORDS
 
     _rules: Rules
     _core: Core
@@ -88,37 +91,15 @@ class Game(History):
         tiles: Literal["standard", "travel"] = "standard",
         rules: Rules | str | None = None,
     ) -> None:
-        game_rules = Rules.of(players, teams=teams, tournament=tournament, tiles=tiles, rules=rules)
-        core = game_rules.core()
-        self._init(game_rules, core, seed)
-        core.deal(self._chance)
-        self._start = self.to_text()
+        self._deal(
+            Rules.of(players, teams=teams, tournament=tournament, tiles=tiles, rules=rules), seed
+        )
 
     # -- reading the position ------------------------------------------------------------------
     @property
-    def rules(self) -> Rules:
-        """The rules of this game (players and variant)."""
-        return self._rules
-
-    @property
-    def players(self) -> int:
-        """Number of players (seats 0 .. players - 1)."""
-        return int(self._core.players)
-
-    @property
-    def current_player(self) -> int:
-        """The seat to move (0 moves first)."""
-        return int(self._core.current)
-
-    @property
     def phase(self) -> Phase:
         """``'place'`` (a placement is due), ``'swap'`` (the swap decision) or ``'over'``."""
-        return _PHASES[self._core.phase]
-
-    @property
-    def is_over(self) -> bool:
-        """Whether the game has ended (RULES §3.6)."""
-        return bool(self._core.phase == 2)
+        return PHASES[self._core.phase]
 
     @property
     def scores(self) -> npt.NDArray[np.int64]:
@@ -165,55 +146,18 @@ class Game(History):
         """Cells covered by tile halves -> colour (printed symbols are not included)."""
         return dict(self.position.board)
 
-    @property
-    def position(self) -> Position:
-        """The position as data (``genial.Position``)."""
-        with self._lock:
-            return read(self._core, self._rules)
-
     def cells(self) -> list[Cell]:
         """The cells of the playing area, in row-major order."""
         return list(area(self.radius))
 
-    def ranks(self) -> npt.NDArray[np.int64]:
-        """Rank of each player, 0 = best (RULES §3.7): counters sorted ascending compared
-        lexicographically; players with identical vectors share a rank, and a rank counts the
-        players strictly ahead (1, 1, 3 style). Defined at any time, final when over."""
-        ranks: npt.NDArray[np.int64] = self._core.ranks()
-        return ranks
-
-    def winner(self) -> int | None:
-        """The player ranked first alone (in the team game: the team, 0 for seats 0 and 2, 1 for
-        seats 1 and 3); ``None`` while the game runs or if first place is shared."""
-        if not self.is_over:
-            return None
-        ranks = self.ranks()[: self._rules.counter_sets]
-        best = np.flatnonzero(ranks == 0)
-        return int(best[0]) if len(best) == 1 else None
+    def _ranked_seats(self) -> int:
+        return self._rules.counter_sets
 
     # -- moves ---------------------------------------------------------------------------------
-    def legal_actions(self) -> npt.NDArray[np.int32]:
-        """The legal moves' ids, sorted (see ``Move.action``)."""
-        actions: npt.NDArray[np.int32] = self._core.legal_actions()
-        return actions
-
     def action_mask(self) -> npt.NDArray[np.bool_]:
         """A bool array of length ``ACTION_SIZE``, True at the legal moves' ids."""
-        mask: npt.NDArray[np.bool_] = self._core.action_mask()
+        mask: npt.NDArray[np.bool_] = self._core.action_mask()  # the kernel's, at once
         return mask
-
-    def legal_moves(self) -> list[Move]:
-        """The legal moves for the current decision, in action order (empty when over)."""
-        moves = MOVES
-        return [moves[a] for a in self._core.legal_actions().tolist()]
-
-    def is_legal(self, move: Move | str | int) -> bool:
-        """Whether ``move`` (a Move, its text or its action id) is legal now; False for
-        anything that is not a move."""
-        try:
-            return bool(self._core.is_legal(self._as_move(move).action))
-        except GenialError:
-            return False
 
     def gains(self, move: Move | str) -> tuple[int, int]:
         """Points each half of a placement would score now (RULES §3.3), before the cap.
@@ -227,37 +171,6 @@ class Game(History):
             self._check_cells(m)
             g0, g1 = self._core.gains(m.action // 36, m.colours[0], m.colours[1])
         return (int(g0), int(g1))
-
-    def play(self, move: Move | str | int) -> None:
-        """Play a move (a ``Move``, its text, or its action id), checked.
-
-        Raises ``IllegalMoveError``, saying why, and leaves the game unchanged if the move is
-        malformed or not legal now.
-        """
-        self._play(move)
-
-    def undo(self) -> Move:
-        """Take back the last ``play()``: board, scores, racks, bag and the chance stream are
-        exactly as before it (the policy stream, the chooser's, runs on). Returns the move taken
-        back."""
-        move: Move = self._undo()
-        return move
-
-    @property
-    def moves(self) -> list[Move]:
-        """The moves played since the start of the record (``to_record()['start']``)."""
-        return [move for move, _ in self._moves]
-
-    def _as_move(self, move: Move | str | int) -> Move:
-        if isinstance(move, Move):
-            return move
-        if isinstance(move, str):
-            return Move.parse(move)
-        if isinstance(move, (int, np.integer)) and not isinstance(move, (bool, np.bool_)):
-            if 0 <= move < len(MOVES):  # the area is checked with the move's legality
-                return MOVES[int(move)]
-            return Move.from_action(int(move), self._rules)  # says what is wrong
-        raise IllegalMoveError(f"expected a Move, a move text or an action id, got {excerpt(move)}")
 
     def _check_cells(self, m: Move) -> None:
         assert m.cells is not None
@@ -304,16 +217,7 @@ class Game(History):
             )
         raise IllegalMoveError(f"{m} is not legal now ({why})")  # pragma: no cover
 
-    # -- copies and pickling -------------------------------------------------------------------
-    def __eq__(self, other: object) -> bool:
-        """Games are equal when their positions are (``to_text()``), whatever their history."""
-        return isinstance(other, Game) and other.to_text() == self.to_text()
-
-    __hash__ = None  # type: ignore[assignment]
-
-    def __repr__(self) -> str:
-        return f"Game.from_text({self.to_text()!r})"
-
+    # -- pictures ------------------------------------------------------------------------------
     def __str__(self) -> str:
         from .text import ascii_board
 
@@ -325,15 +229,6 @@ class Game(History):
         return board_svg(self)
 
     # -- position text -------------------------------------------------------------------------
-    def to_text(self) -> str:
-        """The whole position as one line (the README describes the ten fields).
-
-        >>> Game(players=2, seed=3).to_text().split()[0]
-        '2'
-        """
-        with self._lock:
-            return read(self._core, self._rules).to_text()
-
     @classmethod
     def from_text(cls, text: str, *, seed: Any = None, pair_tiles: bool = True) -> Game:
         """Read a position written by ``to_text()``. ``seed`` seeds the draws that follow.
@@ -341,39 +236,23 @@ class Game(History):
         Raises ``PositionError`` saying what is wrong. ``pair_tiles=False`` accepts a board
         whose covered cells do not pair into tiles (for scoring studies; see the README).
         """
-        return cls.from_position(Position.parse(text), seed=seed, pair_tiles=pair_tiles)
+        return cls._from_text(text, seed, pair_tiles=bool(pair_tiles))
 
     @classmethod
     def from_position(
         cls, position: Position, *, seed: Any = None, pair_tiles: bool = True
     ) -> Game:
         """A game starting at ``position`` (checked: ``PositionError`` says what is wrong)."""
-        if not isinstance(position, Position):
-            raise PositionError(f"expected a genial.Position, got {type(position).__name__}")
-        game = object.__new__(cls)
-        game._init(position.rules, load(position, pair_tiles=bool(pair_tiles)), seed)
-        game._start = game.to_text()
-        return game
+        return cls._from_position(position, seed, pair_tiles=bool(pair_tiles))
 
     # -- records -------------------------------------------------------------------------------
-    def to_record(self) -> dict[str, Any]:
-        """A JSON-serialisable record: the start position (racks and bag included), then every
-        move with the tiles drawn right after it. ``Game.from_record`` replays it exactly."""
-        return make_record(self._start, self._record_moves())
-
     @classmethod
     def from_record(cls, record: Any, *, seed: Any = None, pair_tiles: bool = True) -> Game:
         """Replay a record made by ``to_record()``; raises ``RecordError`` saying what is wrong.
 
         ``seed`` seeds draws after the record's last move; ``pair_tiles`` is ``from_text``'s.
         """
-        start, moves = read_record(record)
-        try:
-            game = cls.from_text(start, seed=seed, pair_tiles=pair_tiles)
-        except PositionError as exc:
-            raise RecordError(f"bad start position: {exc}") from None
-        game._replay(moves)
-        return game
+        return cls._from_record(record, seed, pair_tiles=bool(pair_tiles))
 
     # -- batches ---------------------------------------------------------------------------------
     def playouts(
@@ -438,11 +317,3 @@ class Game(History):
             progress=progress,
             epsilon=epsilon,
         )
-
-    # -- policies ------------------------------------------------------------------------------
-    def choose(self, policy: str = "random", *, epsilon: float = 0.1) -> Move:
-        """The move a built-in policy (``'random'``, ``'greedy'``, ``'epsilon-greedy'``,
-        ``'epsilon-greedy:0.2'``, or a search: ``'mc:200'``, ``'mcts:500'``, see docs/search.md)
-        picks here, drawn from the game's policy stream (never from the bag's chance stream; see
-        ``genial.policies`` for the policies' definitions)."""
-        return MOVES[self._choose(policy, epsilon)]

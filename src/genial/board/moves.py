@@ -16,10 +16,11 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
-from typing import Any, Literal
+from typing import Literal
 
 from .. import _core
 from ..errors import IllegalMoveError, excerpt, is_int
+from ..movebase import MoveBase
 from .geometry import (
     BOARD_RADIUS,
     COLOUR_NAMES,
@@ -86,7 +87,12 @@ def _row_major(cell: Cell) -> tuple[int, int]:
     return (cell[1], cell[0])
 
 
-class Move:
+def move_of(action: int) -> Move:
+    """The move of an action id, unchecked against any area (``Move.from_action`` checks)."""
+    return MOVES[action]
+
+
+class Move(MoveBase):
     """A decision: a placement of a tile on two cells, a swap of the rack, or keeping it.
 
     A placement puts ``colours[0]`` on ``cells[0]`` and ``colours[1]`` on ``cells[1]``; the pair
@@ -99,17 +105,14 @@ class Move:
     True
     """
 
-    __slots__ = ("_action", "cells", "colours", "kind")
+    __slots__ = ("cells",)
 
     kind: Kind
     cells: tuple[Cell, Cell] | None
-    colours: tuple[int, int] | None
-    _action: int
-
-    def __init__(self) -> None:
-        raise TypeError(
-            "use Move.place(), Move.swap(), Move.keep(), Move.parse() or Move.from_action()"
-        )
+    _constructors = ("place", "swap", "keep", "parse", "from_action")
+    _rebuild = staticmethod(move_of)
+    _action_size = ACTION_SIZE
+    _max_text = MAX_MOVE_TEXT
 
     @classmethod
     def _make(
@@ -119,15 +122,9 @@ class Move:
         colours: tuple[int, int] | None,
         action: int,
     ) -> Move:
-        move = object.__new__(cls)
-        object.__setattr__(move, "kind", kind)
+        move = cls._new(kind, colours, action)
         object.__setattr__(move, "cells", cells)
-        object.__setattr__(move, "colours", colours)
-        object.__setattr__(move, "_action", action)
         return move
-
-    def __setattr__(self, name: str, value: object) -> None:
-        raise AttributeError("Move is immutable")
 
     @classmethod
     def place(cls, cells: Sequence[Sequence[int]], colours: Sequence[int]) -> Move:
@@ -168,31 +165,13 @@ class Move:
         return _PLACEMENTS[edge * 36 + k0 * 6 + k1]
 
     @classmethod
-    def swap(cls) -> Move:
-        """Swap the rack (RULES §3.5)."""
-        return _SWAP
-
-    @classmethod
-    def keep(cls) -> Move:
-        """Decline the swap and refill the rack."""
-        return _KEEP
-
-    @classmethod
     def parse(cls, text: str) -> Move:
         """Read ``'R0,-4+B1,-4'``, ``'swap'`` or ``'keep'``. Letters may be lower case, spaces
         may stand around the parts, and a cell may be written ``(q,r)``; coordinates are ASCII
         integers. Texts longer than ``MAX_MOVE_TEXT`` are refused at once."""
-        if not isinstance(text, str):
-            raise IllegalMoveError(f"a move text must be a str, got {type(text).__name__}")
-        if len(text) > MAX_MOVE_TEXT:
-            raise IllegalMoveError(
-                f"move text {excerpt(text)} is too long (at most {MAX_MOVE_TEXT} characters)"
-            )
-        word = text.strip(" ")
-        if word.lower() == "swap":
-            return _SWAP
-        if word.lower() == "keep":
-            return _KEEP
+        word, decision = cls._read_word(text)
+        if decision is not None:
+            return decision  # type: ignore[no-any-return]
         halves = word.split("+")
         if len(halves) != 2:
             raise IllegalMoveError(
@@ -221,11 +200,7 @@ class Move:
         """The move with integer id ``action`` (see ``ACTION_SIZE``), checked against the area
         of the game: ``players`` is a player count, a rules token or a ``Rules``."""
         radius = Rules.of(players).radius
-        if not is_int(action):
-            raise IllegalMoveError(f"an action id must be an int, got {excerpt(action)}")
-        if not 0 <= action < ACTION_SIZE:
-            raise IllegalMoveError(f"action {excerpt(action)} is outside 0..{ACTION_SIZE - 1}")
-        move = MOVES[int(action)]
+        move = MOVES[cls._action_id(action)]
         if move.cells is not None:
             for cell in move.cells:
                 if distance(cell) > radius:
@@ -234,11 +209,6 @@ class Move:
                         f"{Rules.of(players).players}-player area"
                     )
         return move
-
-    @property
-    def action(self) -> int:
-        """The integer id of this move in the fixed action space (``0 <= action < ACTION_SIZE``)."""
-        return self._action
 
     @property
     def edge(self) -> int | None:
@@ -259,23 +229,6 @@ class Move:
         c0, c1 = self.colours
         return f"{COLOURS[c0]}{q0},{r0}+{COLOURS[c1]}{q1},{r1}"
 
-    def __repr__(self) -> str:
-        return f"Move.parse({str(self)!r})"
-
-    def __eq__(self, other: object) -> bool:
-        return isinstance(other, Move) and other._action == self._action
-
-    def __hash__(self) -> int:
-        return hash(self._action)
-
-    def __reduce__(self) -> tuple[Any, tuple[int]]:
-        return (move_of, (self._action,))
-
-
-def move_of(action: int) -> Move:
-    """The move of an action id, unchecked against any area (``Move.from_action`` checks)."""
-    return MOVES[action]
-
 
 def _build_moves() -> tuple[list[Move], Move, Move]:
     moves = []
@@ -291,5 +244,6 @@ def _build_moves() -> tuple[list[Move], Move, Move]:
 
 
 _PLACEMENTS, _SWAP, _KEEP = _build_moves()
+Move._swap, Move._keep = _SWAP, _KEEP
 MOVES: tuple[Move, ...] = (*_PLACEMENTS, _SWAP, _KEEP)
 """Every move, by action id (unchecked against any area: ``Move.from_action`` checks)."""

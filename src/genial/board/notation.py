@@ -16,7 +16,6 @@ True
 from __future__ import annotations
 
 import dataclasses
-import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Literal
@@ -24,6 +23,7 @@ from typing import Any, Literal
 import numpy as np
 
 from .. import _core
+from .. import position_text as text_fields
 from ..errors import PositionError, excerpt
 from ..records import RecordFormat
 from .geometry import (
@@ -53,14 +53,16 @@ __all__ = [
 ]
 
 Phase = Literal["place", "swap", "over"]
-PHASE_LETTERS: dict[Phase, str] = {"place": "p", "swap": "s", "over": "x"}
-_PHASE_OF: dict[str, Phase] = {"p": "place", "s": "swap", "x": "over"}
+PHASES: tuple[Phase, ...] = ("place", "swap", "over")  # by the kernel's phase code
+PHASE_LETTERS, _PHASE_OF = text_fields.phase_letters(PHASES)
 RECORD_FORMAT = "genial-record"
 RECORD_VERSION = 1
 MAX_TURN = 32767  # the kernel's int16 turn counter
 MAX_POSITION_TEXT = 1000  # a 4-player position text has about 330 characters
-_DECIMAL = re.compile(r"[0-9]{1,5}")  # ASCII digits only (str.isdigit accepts '²')
-_SCORE = re.compile(r"[0-9]{1,2}")
+_FIELDS = (
+    *("rules", "board", "scores", "racks", "bag"),
+    *("to-move", "phase", "bonus", "first-round", "turn"),
+)
 _FIRST_MARKS = frozenset(COLOURS + "-+")
 NO_SYMBOL = -1
 """``Position.first`` of a seat whose first placement touched no symbol (tournament rules)."""
@@ -149,8 +151,8 @@ class Position:
             [
                 str(self.rules),
                 "/".join(rows),
-                "/".join(",".join(str(v) for v in s) for s in self.scores),
-                "/".join("".join(tile_text(t) for t in rack) or "-" for rack in self.racks),
+                text_fields.numbers_text(self.scores),
+                text_fields.items_text(self.racks, tile_text),
                 "".join(str(c) for c in self.bag),
                 str(self.to_move),
                 PHASE_LETTERS[self.phase],
@@ -169,18 +171,7 @@ class Position:
     def parse(cls, text: str) -> Position:
         """Read a position text; ``PositionError`` says which field is malformed. This checks
         the syntax and the ranges of the fields; ``load`` checks that the position can be."""
-        if not isinstance(text, str):
-            raise PositionError(f"a position is a str, got {type(text).__name__}")
-        if len(text) > MAX_POSITION_TEXT:
-            raise PositionError(
-                f"a position text has at most {MAX_POSITION_TEXT} characters, got {len(text)}"
-            )
-        fields = text.split()
-        if len(fields) != 10:
-            raise PositionError(
-                "a position has 10 fields (rules board scores racks bag to-move phase bonus "
-                f"first-round turn), got {len(fields)}"
-            )
+        fields = text_fields.split_fields(text, MAX_POSITION_TEXT, _FIELDS)
         rules_f, board_f, scores_f, racks_f, bag_f, move_f, phase_f, bonus_f, first_f, turn_f = (
             fields
         )
@@ -213,46 +204,21 @@ class Position:
                         )
                 elif ch != "-":
                     board[cell] = COLOURS.index(ch)
-        score_rows = scores_f.split("/")
-        if len(score_rows) != players:
-            raise PositionError(f"scores: {len(score_rows)} players, expected {players}")
-        scores = []
-        for p, line in enumerate(score_rows):
-            values = line.split(",")
-            if len(values) != 6 or not all(_SCORE.fullmatch(v) for v in values):
-                raise PositionError(
-                    f"scores of player {p}: {excerpt(line)} is not six ints 0..{rules.cap}"
-                )
-            scores.append(tuple(int(v) for v in values))
-        rack_rows = racks_f.split("/")
-        if len(rack_rows) != players:
-            raise PositionError(f"racks: {len(rack_rows)} players, expected {players}")
-        racks: list[tuple[Tile, ...]] = []
-        for p, line in enumerate(rack_rows):
-            if line == "-":
-                racks.append(())
-                continue
-            if len(line) % 2 or len(line) > 2 * rules.rack_size:
-                raise PositionError(
-                    f"rack of player {p}: {excerpt(line)} is not at most {rules.rack_size} tiles "
-                    "of two letters"
-                )
-            try:
-                racks.append(tuple(parse_tile(line[i : i + 2]) for i in range(0, len(line), 2)))
-            except ValueError as exc:
-                raise PositionError(f"rack of player {p}: {exc}") from None
+        scores = text_fields.read_numbers(scores_f, "scores", players, rules.cap)
+        racks = text_fields.read_items(
+            racks_f, "rack", players, rules.rack_size, parse_tile, "tiles"
+        )
         if len(bag_f) != len(TILES) or not all("0" <= ch <= "9" for ch in bag_f):
             raise PositionError(
                 f"bag: expected {len(TILES)} digits (count per tile type), got {excerpt(bag_f)}"
             )
         bag = tuple(int(ch) for ch in bag_f)
-        if not _DECIMAL.fullmatch(move_f) or int(move_f) >= players:
-            raise PositionError(f"to-move: {excerpt(move_f)} is not a seat 0..{players - 1}")
+        to_move = text_fields.read_seat(move_f, "to-move", players)
         if phase_f not in _PHASE_OF:
             raise PositionError(
                 f"phase: {excerpt(phase_f)}, expected p (place), s (swap) or x (over)"
             )
-        if not _DECIMAL.fullmatch(bonus_f) or int(bonus_f) > 12:
+        if not text_fields.DECIMAL.fullmatch(bonus_f) or int(bonus_f) > 12:
             raise PositionError(f"bonus: {excerpt(bonus_f)} is not a count of bonus plays")
         if len(first_f) != players or any(ch not in _FIRST_MARKS for ch in first_f):
             raise PositionError(
@@ -263,19 +229,18 @@ class Position:
         first = tuple(
             None if ch == "-" else NO_SYMBOL if ch == "+" else COLOURS.index(ch) for ch in first_f
         )
-        if not _DECIMAL.fullmatch(turn_f) or not 1 <= int(turn_f) <= MAX_TURN:
-            raise PositionError(f"turn: {excerpt(turn_f)} is not an int in 1..{MAX_TURN}")
+        turn = text_fields.read_int(turn_f, "turn", 1, MAX_TURN)
         return cls(
             rules=rules,
             board=board,
-            scores=tuple(scores),
-            racks=tuple(racks),
+            scores=scores,
+            racks=racks,
             bag=bag,
-            to_move=int(move_f),
+            to_move=to_move,
             phase=_PHASE_OF[phase_f],
             bonus=int(bonus_f),
             first=first,
-            turn=int(turn_f),
+            turn=turn,
         )
 
 
@@ -384,7 +349,7 @@ def load(position: Position, *, pair_tiles: bool = True) -> _core.Core:
         racks,
         list(pos.bag),
         pos.to_move,
-        "psx".index(PHASE_LETTERS[pos.phase]),
+        PHASES.index(pos.phase),
         pos.bonus,
         [255 if s is None else 254 if s == NO_SYMBOL else s for s in pos.first],
         pos.turn,
@@ -657,7 +622,7 @@ def read(core: _core.Core, rules: Rules) -> Position:
         racks=tuple(tuple(TILES[t] for t in core.rack(p)) for p in range(rules.players)),
         bag=tuple(core.bag_counts()),
         to_move=int(core.current),
-        phase=_PHASE_OF["psx"[core.phase]],
+        phase=PHASES[core.phase],
         bonus=int(core.bonus),
         first=tuple(
             None if s == 255 else NO_SYMBOL if s == 254 else int(s) for s in core.first_symbols()

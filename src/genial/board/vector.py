@@ -35,11 +35,10 @@ from .. import _core, _vector
 from .._vecenv import MAX_ENVS as MAX_ENVS
 from .._vecenv import BatchedEnv, IllegalActionError
 from ..errors import GenialError, excerpt
-from ..seeds import POLICY_STREAM, child_seed
+from ..seeds import POLICY_STREAM
 from .game import Game
 from .geometry import Cell, area
 from .moves import ACTION_KEEP, ACTION_SIZE, ACTION_SWAP, MOVES, tile_text
-from .notation import read
 from .rules import Rules
 
 __all__ = ["MASK_BYTES", "IllegalActionError", "VectorEnv", "unpack_masks"]
@@ -85,7 +84,7 @@ _WHY = {
 }
 
 
-class VectorEnv(BatchedEnv[Rules]):
+class VectorEnv(BatchedEnv[Rules, Game]):
     """``n_envs`` board games stepped together in the kernel (see ``docs/vector.md``).
 
     Parameters
@@ -116,6 +115,10 @@ class VectorEnv(BatchedEnv[Rules]):
     _OBS = ("board", "rack", "scores", "rack_sizes", "phase", "bonus", "bag")
     _MASK_CHOICES = "'packed', 'bool' or 'none'"
     _MAX_TURNS = 32_766
+    _rules_type = Rules
+    _kernel_type = _vector.Kernel
+    _game_type = Game
+    _unpack = staticmethod(unpack_masks)
 
     def __init__(
         self,
@@ -128,12 +131,6 @@ class VectorEnv(BatchedEnv[Rules]):
     ) -> None:
         super().__init__(n_envs, rules, seed, mask=mask, max_turns=max_turns)
 
-    def _read_rules(self, rules: Any) -> Rules:
-        return Rules.of(rules)
-
-    def _make_kernel(self, rules: Rules, n: int, mode: int, turns: int) -> _vector.Kernel:
-        return _vector.Kernel(rules.core(), n, mode, turns)
-
     def _env_bytes(self, mask: MaskMode) -> int:
         return _STATE_BYTES + {"none": 0, "packed": MASK_BYTES, "bool": ACTION_SIZE}[mask]
 
@@ -141,16 +138,6 @@ class VectorEnv(BatchedEnv[Rules]):
     def cells(self) -> tuple[Cell, ...]:
         """The cells of the board planes' columns: the area, row-major (``geometry.area``)."""
         return area(self._rules.radius)
-
-    @property
-    def masks(self) -> npt.NDArray[Any] | None:
-        """The legal-action masks: ``uint8 (n_envs, MASK_BYTES)`` bit-packed, ``bool (n_envs,
-        ACTION_SIZE)``, or None when made with ``mask="none"``."""
-        return self._masks
-
-    def unpack_masks(self) -> npt.NDArray[np.bool_]:
-        """The current masks as a new bool array ``(n_envs, ACTION_SIZE)``."""
-        return self._unpacked(unpack_masks)
 
     def _illegal(self, i: int, action: int) -> IllegalActionError:
         why = _core.ILLEGAL.get(self._kernel.reason(i, action), "unknown")
@@ -162,23 +149,3 @@ class VectorEnv(BatchedEnv[Rules]):
         return IllegalActionError(
             f"env {i}: {shown} is not legal: {text}; no env was changed", i, action
         )
-
-    # -- one env as a Game -----------------------------------------------------------------------
-    def episode_seed(self, i: int) -> np.random.SeedSequence:
-        """The seed of env ``i``'s current game: ``Game(rules, seed=env.episode_seed(i))``
-        deals the same tiles, and the same moves draw the same tiles."""
-        return super().episode_seed(i)
-
-    def game(self, i: int) -> Game:
-        """A ``Game`` at env ``i``'s current position, whose chance stream is the env's: the same
-        moves draw the same tiles (its history starts here)."""
-        with self._lock:
-            k = self._check_env(i)
-            core = self._kernel.core(k)
-            game = Game.from_position(
-                read(core, self._rules),
-                seed=child_seed(self._root, k, int(self.episode[k])),
-                pair_tiles=True,
-            )
-            game._chance.state = self._kernel.stream_state(k)  # type: ignore[assignment]
-            return game

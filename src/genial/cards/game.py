@@ -21,22 +21,21 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from ..errors import GenialError, IllegalMoveError, PositionError, RecordError, excerpt
-from ..history import History
+from ..base import GameBase
+from ..errors import IllegalMoveError
 from . import _kernel
-from .moves import ACTION_SIZE, CARDS, COLOURS, MOVES, Card, CardMove, card_text
+from .moves import CARDS, COLOURS, MOVES, Card, CardMove, card_text
 from .notation import (
     AREAS,
     CAP,
     PHASES,
+    RECORDS,
     CardPhase,
     CardPosition,
     area_of,
     limit_of,
     load,
-    make_record,
     read,
-    read_record,
 )
 from .rules import DEFAULT_TURN_CAP, CardRules
 
@@ -64,7 +63,7 @@ class CardView:
     turn: int
 
 
-class CardGame(History):
+class CardGame(GameBase[CardMove, CardPosition, CardRules]):
     """A game of the card game *Einfach Genial: Das Kartenspiel* (RULES §5), with its history.
 
     Parameters
@@ -95,10 +94,24 @@ class CardGame(History):
     ([1, 2, 0, 0, 0, 0], 1)
     >>> CardGame.from_text(game.to_text()) == game
     True
+
+    Once the game is over, ``current_player`` is the seat that moved last. The policies of
+    ``choose``: ``'random'``, a uniformly random legal move (a card type of the hand and an
+    order; the swap on a fair coin); ``'greedy'``, the play that maximises ``sum over colours
+    of -(10 - marker)^2`` after it, ties at random, swapping whenever allowed;
+    ``'epsilon-greedy'`` (``'epsilon-greedy:0.2'``, default 0.1), a random move with
+    probability epsilon, else greedy.
     """
 
     __slots__ = ()
     _core_type = _kernel.Cards
+    _move_type = CardMove
+    _move_table = MOVES
+    _position_type = CardPosition
+    _position_name = "genial.cards.CardPosition"
+    _read = staticmethod(read)
+    _load = staticmethod(load)
+    _records = RECORDS
 
     _rules: CardRules
     _core: _kernel.Cards
@@ -111,38 +124,14 @@ class CardGame(History):
         turn_cap: int = DEFAULT_TURN_CAP,
         rules: CardRules | str | None = None,
     ) -> None:
-        game_rules = CardRules.of(players, turn_cap=turn_cap, rules=rules)
-        core = game_rules.core()
-        self._init(game_rules, core, seed)
-        core.deal(self._chance)
-        self._start = self.to_text()
+        self._deal(CardRules.of(players, turn_cap=turn_cap, rules=rules), seed)
 
     # -- reading the position ------------------------------------------------------------------
-    @property
-    def rules(self) -> CardRules:
-        """The rules of this game (players and turn cap)."""
-        return self._rules
-
-    @property
-    def players(self) -> int:
-        """Number of players (seats 0 .. players - 1)."""
-        return int(self._core.players)
-
-    @property
-    def current_player(self) -> int:
-        """The seat to move (0 moves first); once the game is over, the seat that moved last."""
-        return int(self._core.current)
-
     @property
     def phase(self) -> CardPhase:
         """``'play'`` (a card is to be played), ``'swap'`` (the swap decision, RULES §5.5) or
         ``'over'``."""
         return PHASES[self._core.phase]
-
-    @property
-    def is_over(self) -> bool:
-        """Whether the game has ended: an instant win or the turn cap (RULES §5.7)."""
-        return bool(self._core.phase == 2)
 
     @property
     def truncated(self) -> bool:
@@ -195,36 +184,17 @@ class CardGame(History):
         """Turns started so far (1 on the first turn; bonus turns are part of their turn)."""
         return int(self._core.turns)
 
-    @property
-    def position(self) -> CardPosition:
-        """The position as data (``CardPosition``)."""
-        with self._lock:
-            return read(self._core, self._rules)
-
     def stats(self) -> dict[str, Any]:
         """Counts since the start of the record: cards played, bonus turns and swaps per seat,
         and discard piles turned into a new deck (``'reshuffles'``)."""
         stats: dict[str, Any] = self._core.stats()
         return stats
 
-    def ranks(self) -> npt.NDArray[np.int64]:
-        """Rank of each player, 0 = best (RULES §5.7, §3.7): an instant winner first, the
-        others by their markers sorted ascending compared lexicographically; identical vectors
-        share a rank, and a rank counts the players strictly ahead. Defined at any time, final
-        when over."""
-        ranks: npt.NDArray[np.int64] = self._core.ranks()
-        return ranks
-
     def winner(self) -> int | None:
         """The instant winner (RULES §5.7), or once the game is over the player ranked first
         alone; ``None`` while the game runs or if first place is shared."""
         instant = self._core.winner
-        if instant is not None:
-            return int(instant)
-        if not self.is_over:
-            return None
-        best = np.flatnonzero(self.ranks() == 0)
-        return int(best[0]) if len(best) == 1 else None
+        return int(instant) if instant is not None else super().winner()
 
     def view(self, player: int) -> CardView:
         """What ``player`` can see (``CardView``): never another seat's cards or the deck."""
@@ -252,30 +222,6 @@ class CardGame(History):
         )
 
     # -- moves ---------------------------------------------------------------------------------
-    def legal_actions(self) -> npt.NDArray[np.int32]:
-        """The legal moves' ids, sorted (see ``CardMove.action``)."""
-        actions: npt.NDArray[np.int32] = self._core.legal_actions()
-        return actions
-
-    def action_mask(self) -> npt.NDArray[np.bool_]:
-        """A bool array of length ``ACTION_SIZE`` (32), True at the legal moves' ids."""
-        mask = np.zeros(ACTION_SIZE, dtype=np.bool_)
-        mask[self._core.legal_actions()] = True
-        return mask
-
-    def legal_moves(self) -> list[CardMove]:
-        """The legal moves for the current decision, in action order (empty when over): each
-        card type in the hand scored either way round, or swap and keep."""
-        return [MOVES[a] for a in self._core.legal_actions().tolist()]
-
-    def is_legal(self, move: CardMove | str | int) -> bool:
-        """Whether ``move`` (a CardMove, its text or its action id) is legal now; False for
-        anything that is not a move."""
-        try:
-            return bool(self._core.is_legal(self._as_move(move).action))
-        except GenialError:
-            return False
-
     def gains(self, move: CardMove | str) -> tuple[int, int]:
         """How far a play would advance the current player's two markers now, in its scoring
         order (RULES §5.3: the colour's count on all displays, within the area restriction of
@@ -286,37 +232,6 @@ class CardGame(History):
         with self._lock:
             first, second = self._core.gains(m.action)
         return (int(first), int(second))
-
-    def play(self, move: CardMove | str | int) -> None:
-        """Play a move (a ``CardMove``, its text, or its action id), checked.
-
-        Raises ``IllegalMoveError``, saying why, and leaves the game unchanged if the move is
-        malformed or not legal now.
-        """
-        self._play(move)
-
-    def undo(self) -> CardMove:
-        """Take back the last ``play()``: markers, hands, displays, deck, discard pile and the
-        chance stream are exactly as before it (the policy stream, the chooser's, runs on).
-        Returns the move taken back."""
-        move: CardMove = self._undo()
-        return move
-
-    @property
-    def moves(self) -> list[CardMove]:
-        """The moves played since the start of the record (``to_record()['start']``)."""
-        return [move for move, _ in self._moves]
-
-    def _as_move(self, move: CardMove | str | int) -> CardMove:
-        if isinstance(move, CardMove):
-            return move
-        if isinstance(move, str):
-            return CardMove.parse(move)
-        if isinstance(move, (int, np.integer)) and not isinstance(move, (bool, np.bool_)):
-            return CardMove.from_action(int(move))
-        raise IllegalMoveError(
-            f"expected a CardMove, a move text or an action id, got {excerpt(move)}"
-        )
 
     def _check_legal(self, m: CardMove) -> None:
         """Raise an ``IllegalMoveError`` saying why ``m`` is not legal now."""
@@ -344,16 +259,7 @@ class CardGame(History):
         hand = " ".join(card_text(c) for c in self.hand(player)) or "empty"
         raise IllegalMoveError(f"player {player} has no {card_text(m.card)} card (hand: {hand})")
 
-    # -- copies and pickling -------------------------------------------------------------------
-    def __eq__(self, other: object) -> bool:
-        """Games are equal when their positions are (``to_text()``), whatever their history."""
-        return isinstance(other, CardGame) and other.to_text() == self.to_text()
-
-    __hash__ = None  # type: ignore[assignment]
-
-    def __repr__(self) -> str:
-        return f"CardGame.from_text({self.to_text()!r})"
-
+    # -- pictures ------------------------------------------------------------------------------
     def __str__(self) -> str:
         return _table(self)
 
@@ -363,64 +269,25 @@ class CardGame(History):
         return cards_svg(self)
 
     # -- position text -------------------------------------------------------------------------
-    def to_text(self) -> str:
-        """The whole position as one line (``genial.cards.notation`` describes the twelve
-        fields).
-
-        >>> CardGame(players=2, seed=3).to_text().split()[0]
-        'c2'
-        """
-        with self._lock:
-            return read(self._core, self._rules).to_text()
-
     @classmethod
     def from_text(cls, text: str, *, seed: Any = None) -> CardGame:
         """Read a position written by ``to_text()``; ``seed`` seeds the draws that follow.
         Raises ``PositionError`` saying what is wrong (``notation.load`` lists the checks)."""
-        return cls.from_position(CardPosition.parse(text), seed=seed)
+        return cls._from_text(text, seed)
 
     @classmethod
     def from_position(cls, position: CardPosition, *, seed: Any = None) -> CardGame:
         """A game starting at ``position`` (checked: ``PositionError`` says what is wrong)."""
-        if not isinstance(position, CardPosition):
-            raise PositionError(
-                f"expected a genial.cards.CardPosition, got {type(position).__name__}"
-            )
-        game = object.__new__(cls)
-        game._init(position.rules, load(position), seed)
-        game._start = game.to_text()
-        return game
+        return cls._from_position(position, seed)
 
     # -- records -------------------------------------------------------------------------------
-    def to_record(self) -> dict[str, Any]:
-        """A JSON-serialisable record (format ``'genial-cards-record'``, version 1): the start
-        position (hands, displays and deck included), then every move with the cards drawn
-        right after it. ``CardGame.from_record`` replays it exactly."""
-        return make_record(self._start, self._record_moves())
-
     @classmethod
     def from_record(cls, record: Any, *, seed: Any = None) -> CardGame:
         """Replay a record made by ``to_record()``; raises ``RecordError`` saying what is wrong.
 
         ``seed`` seeds draws after the record's last move.
         """
-        start, moves = read_record(record)
-        try:
-            game = cls.from_text(start, seed=seed)
-        except PositionError as exc:
-            raise RecordError(f"bad start position: {exc}") from None
-        game._replay(moves)
-        return game
-
-    # -- policies ------------------------------------------------------------------------------
-    def choose(self, policy: str = "random", *, epsilon: float = 0.1) -> CardMove:
-        """The move a built-in policy picks here, drawn from the game's policy stream (never
-        from the deck's chance stream). ``'random'``: a uniformly random legal move (a card
-        type of the hand and an order; the swap on a fair coin). ``'greedy'``: the play that
-        maximises ``sum over colours of -(10 - marker)^2`` after it, ties at random; it swaps
-        whenever allowed. ``'epsilon-greedy'`` (``'epsilon-greedy:0.2'``, default 0.1): a
-        random move with probability epsilon, else greedy."""
-        return MOVES[self._choose(policy, epsilon)]
+        return cls._from_record(record, seed)
 
 
 # -- str(game) ---------------------------------------------------------------------------------

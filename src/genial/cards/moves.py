@@ -22,6 +22,7 @@ from __future__ import annotations
 from typing import Any, Literal
 
 from ..errors import IllegalMoveError, excerpt, is_int
+from ..movebase import MoveBase
 from . import _kernel
 
 __all__ = [
@@ -61,7 +62,6 @@ _LETTER: dict[str, int] = {
 }
 
 
-
 def card_text(card: Card) -> str:
     """Two letters, lower colour first: ``card_text((0, 2)) == 'RB'``."""
     return COLOURS[card[0]] + COLOURS[card[1]]
@@ -95,7 +95,12 @@ def card_id(card: Card) -> int:
     return _CARD_ID[(min(card), max(card))]
 
 
-class CardMove:
+def card_move_of(action: int) -> CardMove:
+    """The move of an action id (pickles use it)."""
+    return CardMove.from_action(action)
+
+
+class CardMove(MoveBase):
     """A decision of the card game: play a card from the hand scoring its colours in a chosen
     order (RULES §5.3), or, when the swap is offered (RULES §5.5), swap the hand or keep it.
 
@@ -110,35 +115,22 @@ class CardMove:
     True
     """
 
-    __slots__ = ("_action", "card", "colours", "kind")
+    __slots__ = ("card",)
 
     kind: Kind
     card: Card | None
-    colours: tuple[int, int] | None
-    _action: int
-
-    def __init__(self) -> None:
-        raise TypeError(
-            "use CardMove.play(), CardMove.swap(), CardMove.keep(), CardMove.parse() or "
-            "CardMove.from_action()"
-        )
+    _constructors = ("play", "swap", "keep", "parse", "from_action")
+    _rebuild = staticmethod(card_move_of)
+    _action_size = ACTION_SIZE
+    _max_text = MAX_MOVE_TEXT
 
     @classmethod
     def _make(
         cls, kind: Kind, card: Card | None, colours: tuple[int, int] | None, action: int
     ) -> CardMove:
-        move = object.__new__(cls)
-        object.__setattr__(move, "kind", kind)
+        move = cls._new(kind, colours, action)
         object.__setattr__(move, "card", card)
-        object.__setattr__(move, "colours", colours)
-        object.__setattr__(move, "_action", action)
         return move
-
-    def __setattr__(self, name: str, value: object) -> None:
-        raise AttributeError("CardMove is immutable")
-
-    def __delattr__(self, name: str) -> None:
-        raise AttributeError("CardMove is immutable")
 
     @classmethod
     def play(cls, colours: Any) -> CardMove:
@@ -157,32 +149,13 @@ class CardMove:
         return _PLAYS[2 * card_id((first, second)) + (first > second)]
 
     @classmethod
-    def swap(cls) -> CardMove:
-        """Swap the hand (RULES §5.5)."""
-        return _SWAP
-
-    @classmethod
-    def keep(cls) -> CardMove:
-        """Decline the swap: the hand is refilled (RULES §5.3)."""
-        return _KEEP
-
-    @classmethod
     def parse(cls, text: str) -> CardMove:
         """Read ``'RG'`` (the card RG, red scored first), ``'GR'`` (green first), ``'swap'`` or
         ``'keep'``. Letters may be lower case and spaces may stand around the text; texts
         longer than ``MAX_MOVE_TEXT`` are refused at once."""
-        if not isinstance(text, str):
-            raise IllegalMoveError(f"a move text must be a str, got {type(text).__name__}")
-        if len(text) > MAX_MOVE_TEXT:
-            raise IllegalMoveError(
-                f"move text {excerpt(text)} is too long (at most {MAX_MOVE_TEXT} characters)"
-            )
-        word = text.strip(" ")
-        lowered = word.lower()
-        if lowered == "swap":
-            return _SWAP
-        if lowered == "keep":
-            return _KEEP
+        word, decision = cls._read_word(text)
+        if decision is not None:
+            return decision  # type: ignore[no-any-return]
         pair = _colour_pair(word)
         if pair is None:
             same = len(word) == 2 and _LETTER.get(word[0], -1) == _LETTER.get(word[1], -2)
@@ -196,16 +169,7 @@ class CardMove:
     @classmethod
     def from_action(cls, action: int) -> CardMove:
         """The move with integer id ``action`` (``0 <= action < ACTION_SIZE``)."""
-        if not is_int(action):
-            raise IllegalMoveError(f"an action id must be an int, got {excerpt(action)}")
-        if not 0 <= action < ACTION_SIZE:
-            raise IllegalMoveError(f"action {excerpt(action)} is outside 0..{ACTION_SIZE - 1}")
-        return MOVES[int(action)]
-
-    @property
-    def action(self) -> int:
-        """The integer id of this move in the fixed action space (``0 <= action < 32``)."""
-        return self._action
+        return MOVES[cls._action_id(action)]
 
     @property
     def card_type(self) -> int | None:
@@ -217,22 +181,8 @@ class CardMove:
             return self.kind
         return COLOURS[self.colours[0]] + COLOURS[self.colours[1]]
 
-    def __repr__(self) -> str:
-        return f"CardMove.parse({str(self)!r})"
-
-    def __eq__(self, other: object) -> bool:
-        return isinstance(other, CardMove) and other._action == self._action
-
     def __hash__(self) -> int:
         return hash(("card", self._action))
-
-    def __reduce__(self) -> tuple[Any, tuple[int]]:
-        return (card_move_of, (self._action,))
-
-
-def card_move_of(action: int) -> CardMove:
-    """The move of an action id (pickles use it)."""
-    return CardMove.from_action(action)
 
 
 def _build_moves() -> tuple[list[CardMove], CardMove, CardMove]:
@@ -248,6 +198,7 @@ def _build_moves() -> tuple[list[CardMove], CardMove, CardMove]:
 
 
 _PLAYS, _SWAP, _KEEP = _build_moves()
+CardMove._swap, CardMove._keep = _SWAP, _KEEP
 MOVES: tuple[CardMove, ...] = (*_PLAYS, _SWAP, _KEEP)
 """Every move, by action id."""
 assert len(MOVES) == ACTION_SIZE and ACTION_SWAP == 30 and ACTION_KEEP == 31

@@ -52,6 +52,7 @@ from typing import Any, Literal
 
 import numpy as np
 
+from .. import position_text as text_fields
 from ..errors import PositionError, excerpt, is_int
 from ..records import RecordFormat
 from . import _kernel
@@ -78,9 +79,8 @@ __all__ = [
 ]
 
 CardPhase = Literal["play", "swap", "over"]
-PHASE_LETTERS: dict[CardPhase, str] = {"play": "p", "swap": "s", "over": "x"}
-_PHASE_OF: dict[str, CardPhase] = {"p": "play", "s": "swap", "x": "over"}
 PHASES: tuple[CardPhase, ...] = ("play", "swap", "over")  # by the kernel's phase code
+PHASE_LETTERS, _PHASE_OF = text_fields.phase_letters(PHASES)
 RECORD_FORMAT = "genial-cards-record"
 RECORD_VERSION = 1
 HAND = 6
@@ -104,8 +104,6 @@ _FIELDS = (
     *("rules", "markers", "hands", "displays", "deck", "discard"),
     *("to-move", "phase", "bonus", "turn", "turn-cap", "winner"),
 )
-_NUMBER = re.compile(r"[0-9]{1,5}")  # ASCII digits only (str.isdigit accepts '²')
-_MARKER = re.compile(r"[0-9]{1,2}")
 _RULES_FIELD = re.compile(r"c[2-4]")
 
 
@@ -119,7 +117,6 @@ def limit_of(markers: Sequence[int]) -> int:
     marker is in A0, 6 while the lowest is in A1, else 10."""
     low = min(markers)
     return 3 if low == 0 else 6 if low <= 3 else CAP
-
 
 
 def _listed(raw: object) -> object:
@@ -306,9 +303,9 @@ class CardPosition:
         return " ".join(
             [
                 f"c{self.rules.players}",
-                "/".join(",".join(str(v) for v in row) for row in self.markers),
-                "/".join("".join(card_text(c) for c in hand) or "-" for hand in self.hands),
-                "/".join("".join(card_text(c) for c in d) or "-" for d in self.displays),
+                text_fields.numbers_text(self.markers),
+                text_fields.items_text(self.hands, card_text),
+                text_fields.items_text(self.displays, card_text),
                 "".join(str(k) for k in self.deck),
                 "".join(str(k) for k in self.discard),
                 str(self.to_move),
@@ -327,18 +324,7 @@ class CardPosition:
     def parse(cls, text: str) -> CardPosition:
         """Read a position text; ``PositionError`` says which field is malformed. This checks
         the syntax and the ranges of the fields; ``load`` checks that the position can be."""
-        if not isinstance(text, str):
-            raise PositionError(f"a position is a str, got {type(text).__name__}")
-        if len(text) > MAX_POSITION_TEXT:
-            raise PositionError(
-                f"a position text has at most {MAX_POSITION_TEXT} characters, got {len(text)}"
-            )
-        fields = text.split()
-        if len(fields) != len(_FIELDS):
-            raise PositionError(
-                f"a card position has {len(_FIELDS)} fields ({' '.join(_FIELDS)}), got "
-                f"{len(fields)}"
-            )
+        fields = text_fields.split_fields(text, MAX_POSITION_TEXT, _FIELDS, "a card position")
         (
             rules_f,
             markers_f,
@@ -358,74 +344,47 @@ class CardPosition:
                 f"rules: {excerpt(rules_f)}, expected 'c' and the player count: c2, c3 or c4"
             )
         players = int(rules_f[1])
-        if not _NUMBER.fullmatch(cap_f) or not 1 <= int(cap_f) <= MAX_TURN_CAP:
-            raise PositionError(f"turn-cap: {excerpt(cap_f)} is not an int in 1..{MAX_TURN_CAP}")
-        rules = CardRules(players, int(cap_f))
-        rows = markers_f.split("/")
-        if len(rows) != players:
-            raise PositionError(f"markers: {len(rows)} players, expected {players}")
-        markers = []
-        for p, line in enumerate(rows):
-            values = line.split(",")
-            if len(values) != 6 or not all(_MARKER.fullmatch(v) for v in values):
-                raise PositionError(
-                    f"markers of player {p}: {excerpt(line)} is not six ints 0..{CAP}"
-                )
-            markers.append(tuple(int(v) for v in values))
+        rules = CardRules(players, text_fields.read_int(cap_f, "turn-cap", 1, MAX_TURN_CAP))
+        markers = text_fields.read_numbers(markers_f, "markers", players, CAP)
         hands = _parse_cards(hands_f, "hand", players, HAND)
         displays = _parse_cards(displays_f, "display", players, MAX_DISPLAY)
         deck = _parse_counts(deck_f, "deck")
         discard = _parse_counts(discard_f, "discard")
-        if not _NUMBER.fullmatch(move_f) or int(move_f) >= players:
-            raise PositionError(f"to-move: {excerpt(move_f)} is not a seat 0..{players - 1}")
+        to_move = text_fields.read_seat(move_f, "to-move", players)
         if phase_f not in _PHASE_OF:
             raise PositionError(
                 f"phase: {excerpt(phase_f)}, expected p (play), s (swap decision) or x (over)"
             )
-        if not _NUMBER.fullmatch(bonus_f) or int(bonus_f) > MAX_BONUS:
+        if not text_fields.DECIMAL.fullmatch(bonus_f) or int(bonus_f) > MAX_BONUS:
             raise PositionError(
                 f"bonus: {excerpt(bonus_f)} is not a count of bonus turns 0..{MAX_BONUS}"
             )
-        if not _NUMBER.fullmatch(turn_f) or not 1 <= int(turn_f) <= MAX_TURN_CAP:
-            raise PositionError(f"turn: {excerpt(turn_f)} is not an int in 1..{MAX_TURN_CAP}")
-        if winner_f != "-" and (not _NUMBER.fullmatch(winner_f) or int(winner_f) >= players):
+        turn = text_fields.read_int(turn_f, "turn", 1, MAX_TURN_CAP)
+        if winner_f != "-" and (
+            not text_fields.DECIMAL.fullmatch(winner_f) or int(winner_f) >= players
+        ):
             raise PositionError(
                 f"winner: {excerpt(winner_f)} is not '-' or a seat 0..{players - 1}"
             )
         return cls(
             rules=rules,
-            markers=tuple(markers),
+            markers=markers,
             hands=hands,
             displays=displays,
             deck=deck,
             discard=discard,
-            to_move=int(move_f),
+            to_move=to_move,
             phase=_PHASE_OF[phase_f],
             bonus=int(bonus_f),
-            turn=int(turn_f),
+            turn=turn,
             winner=None if winner_f == "-" else int(winner_f),
         )
 
 
 def _parse_cards(field: str, what: str, players: int, most: int) -> tuple[tuple[Card, ...], ...]:
-    rows = field.split("/")
-    if len(rows) != players:
-        raise PositionError(f"{what}s: {len(rows)} players, expected {players}")
-    out: list[tuple[Card, ...]] = []
-    for p, line in enumerate(rows):
-        if line == "-":
-            out.append(())
-            continue
-        if len(line) % 2 or len(line) > 2 * most:
-            raise PositionError(
-                f"{what} of player {p}: {excerpt(line)} is not at most {most} cards of two "
-                "letters ('-' if empty)"
-            )
-        try:
-            out.append(tuple(parse_card(line[i : i + 2]) for i in range(0, len(line), 2)))
-        except ValueError as exc:
-            raise PositionError(f"{what} of player {p}: {exc}") from None
-    return tuple(out)
+    return text_fields.read_items(
+        field, what, players, most, parse_card, "cards", " ('-' if empty)"
+    )
 
 
 def _parse_counts(field: str, what: str) -> tuple[int, ...]:

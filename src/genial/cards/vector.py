@@ -36,11 +36,10 @@ import numpy.typing as npt
 from .._vecenv import MAX_ENVS as MAX_ENVS
 from .._vecenv import BatchedEnv, IllegalActionError
 from ..errors import GenialError, IllegalMoveError, excerpt
-from ..seeds import POLICY_STREAM, child_seed
+from ..seeds import POLICY_STREAM
 from . import _vector
 from .game import CardGame
 from .moves import ACTION_SIZE, MOVES
-from .notation import read
 from .rules import MAX_TURN_CAP, CardRules
 
 __all__ = ["EMPTY_SLOT", "CardVectorEnv", "IllegalActionError", "unpack_masks"]
@@ -66,7 +65,7 @@ def unpack_masks(masks: npt.NDArray[np.uint32]) -> npt.NDArray[np.bool_]:
     return bits
 
 
-class CardVectorEnv(BatchedEnv[CardRules]):
+class CardVectorEnv(BatchedEnv[CardRules, CardGame]):
     """``n_envs`` card games stepped together in the kernel (``docs/vector.md``, "Card game").
 
     Parameters
@@ -109,6 +108,10 @@ class CardVectorEnv(BatchedEnv[CardRules]):
     )
     _MASK_CHOICES = "'bool', 'packed' or 'none'"
     _MAX_TURNS = MAX_TURN_CAP
+    _rules_type = CardRules
+    _kernel_type = _vector.Kernel
+    _game_type = CardGame
+    _unpack = staticmethod(unpack_masks)
 
     def __init__(
         self,
@@ -121,24 +124,8 @@ class CardVectorEnv(BatchedEnv[CardRules]):
     ) -> None:
         super().__init__(n_envs, rules, seed, mask=mask, max_turns=max_turns)
 
-    def _read_rules(self, rules: Any) -> CardRules:
-        return CardRules.of(rules)
-
-    def _make_kernel(self, rules: CardRules, n: int, mode: int, turns: int) -> _vector.Kernel:
-        return _vector.Kernel(rules.core(), n, mode, turns)
-
     def _env_bytes(self, mask: MaskMode) -> int:
         return _ENV_BYTES
-
-    @property
-    def masks(self) -> npt.NDArray[Any] | None:
-        """The legal-action masks: ``bool (n_envs, 32)``, ``uint32 (n_envs,)`` packed, or None
-        when made with ``mask="none"``."""
-        return self._masks
-
-    def unpack_masks(self) -> npt.NDArray[np.bool_]:
-        """The current masks as a new bool array ``(n_envs, 32)``."""
-        return self._unpacked(unpack_masks)
 
     def sample_actions(self, out: npt.NDArray[np.int32] | None = None) -> npt.NDArray[np.int32]:
         """A uniformly random legal action per env (uniform over the legal action ids: a card
@@ -168,23 +155,3 @@ class CardVectorEnv(BatchedEnv[CardRules]):
             i,
             action,
         )
-
-    # -- one env as a CardGame -------------------------------------------------------------------
-    def episode_seed(self, i: int) -> np.random.SeedSequence:
-        """The seed of env ``i``'s current game: ``CardGame(rules, seed=env.episode_seed(i))``
-        deals the same cards, and the same moves draw the same cards."""
-        return super().episode_seed(i)
-
-    def game(self, i: int) -> CardGame:
-        """A ``CardGame`` at env ``i``'s current position, whose chance stream is the env's: the
-        same moves draw the same cards (its history and ``stats()`` start here)."""
-        with self._lock:
-            return self._game(self._check_env(i))
-
-    def _game(self, k: int) -> CardGame:
-        game = CardGame.from_position(
-            read(self._kernel.core(k), self._rules),
-            seed=child_seed(self._root, k, int(self.episode[k])),
-        )
-        game._chance.state = self._kernel.stream_state(k)  # type: ignore[assignment]
-        return game
