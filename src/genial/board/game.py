@@ -429,14 +429,14 @@ class Game(History):
 
         return simulate(
             n_games,
+            self._rules,
             policy=policy,
-            rules=self._rules,
             seed=seed,
             workers=workers,
             start=self,
             records=records,
             progress=progress,
-            epsilon=epsilon,
+            options={"epsilon": epsilon},
         )
 
     # -- policies ------------------------------------------------------------------------------
