@@ -22,8 +22,8 @@ def test_cards_one_core(benchmark, players: int, policy: str) -> None:  # type: 
     n = GAMES[policy]
     runs = benchmark.pedantic(
         simulate,
-        args=(n,),
-        kwargs={"game": "cards", "players": players, "policy": policy, "seed": 1, "workers": 1},
+        args=(n, players),
+        kwargs={"game": "cards", "policy": policy, "seed": 1, "workers": 1},
         rounds=3,
         iterations=1,
         warmup_rounds=1,

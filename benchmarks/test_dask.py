@@ -14,6 +14,7 @@ from typing import Any
 import pytest
 
 from genial import simulate
+from genial.batch import Scheduler
 
 distributed = pytest.importorskip("distributed")
 
@@ -56,9 +57,7 @@ def test_threads(benchmark: Any) -> None:
 
 
 def test_dask_running_cluster(benchmark: Any, cluster: Any) -> None:
-    _run(
-        benchmark, "dask (running LocalCluster)", backend="dask", address=cluster.scheduler_address
-    )
+    _run(benchmark, "dask (running LocalCluster)", backend=Scheduler(cluster.scheduler_address))
 
 
 def test_dask_embedded_cluster(benchmark: Any) -> None:

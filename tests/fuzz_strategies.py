@@ -1389,6 +1389,16 @@ def valid_openings(draw: st.DrawFn) -> Expr:
 
 
 @st.composite
+def valid_options(draw: st.DrawFn) -> Expr:
+    """``simulate``'s ``options``: the board game's (``epsilon``, ``openings``), any of them."""
+    pairs = []
+    for name, values in (("epsilon", valid_epsilons), ("openings", valid_openings())):
+        if draw(st.booleans()):
+            pairs.append((const(repr(name), name), draw(values)))
+    return _dict_expr(pairs)
+
+
+@st.composite
 def valid_starts(draw: st.DrawFn) -> Expr:
     token, seed, n = draw(game_keys())
     if draw(st.booleans()):
@@ -1434,18 +1444,13 @@ def _codes(*codes: str) -> st.SearchStrategy[Expr]:
 
 SIMULATE_ARGUMENTS: dict[str, st.SearchStrategy[Expr]] = {
     "n_games": st.integers(0, 3).map(lambda i: const(repr(i), i)),
-    "players": valid_players,
+    "rules": valid_players,
     "policy": valid_policies,
     "seed": valid_seeds,
     "workers": _codes("1", "-1", "2", "1024"),
-    "epsilon": valid_epsilons,
     "start": valid_starts(),
-    "openings": valid_openings(),
+    "options": valid_options(),
     "records": _booleans(),
-    "teams": _booleans(),
-    "tournament": _booleans(),
-    "tiles": _codes("'standard'", "'travel'"),
-    "rules": valid_players,
     "game": _codes("'board'", "'genial'"),
 }
 """Valid values of ``simulate``'s arguments (``n_games`` small)."""

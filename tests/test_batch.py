@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import importlib
 import math
+import pickle
 import tracemalloc
 
 import numpy as np
@@ -159,7 +160,7 @@ def test_summary_hand_computed() -> None:
     assert s.win_rate_hi[0] == pytest.approx(hi)
     assert s.mean_lowest.tolist() == [5.0, 2.5]
     assert s.std_lowest[1] == pytest.approx(math.sqrt(((1 - 2.5) ** 2 + 3 * 0.5**2) / 4))
-    assert s.mean_placements == 39.5
+    assert s.mean_plays == 39.5
     assert s.mean_swaps.tolist() == [1.0, 1.0]
     text = str(s)
     assert "50.00%" in text and "25.00%" in text
@@ -202,14 +203,21 @@ def test_empty_batch() -> None:
         ({"n_games": 10, "policy": ("greedy",)}, "one per seat"),
         ({"n_games": 10, "policy": "greedy:0.2"}, "only epsilon-greedy"),
         ({"n_games": 10, "policy": "epsilon-greedy:x"}, "not a number"),
-        ({"n_games": 10, "policy": "epsilon-greedy", "epsilon": 1.5}, "epsilon must be"),
-        ({"n_games": 10, "players": 5}, "players"),
-        ({"n_games": 10, "players": 0}, "players"),
+        (
+            {"n_games": 10, "policy": "epsilon-greedy", "options": {"epsilon": 1.5}},
+            "epsilon must be",
+        ),
+        ({"n_games": 10, "rules": 5}, "players"),
+        ({"n_games": 10, "rules": 0}, "players"),
         ({"n_games": 10, "workers": 0}, "workers"),
         ({"n_games": 10, "workers": -2}, "workers"),
         ({"n_games": 10, "workers": "2"}, "workers"),
         ({"n_games": 10, "seed": -3}, "seed"),
-        ({"n_games": 10, "players": 3, "start": Game(2)}, "position of Rules.players=2"),
+        ({"n_games": 10, "rules": 3, "start": Game(2)}, "position of Rules.players=2"),
+        ({"n_games": 10, "options": {"opening": ["R0,-4+R1,-5"]}}, "not one of the board"),
+        ({"n_games": 10, "options": ["openings"]}, "options: a mapping"),
+        ({"n_games": 10, "game": "chess"}, "unknown game"),
+        ({"n_games": 10, "rules": genial.cards.CardRules(3), "game": "board"}, "not rules of"),
     ],
 )
 def test_bad_arguments(kwargs: dict[str, object], message: str) -> None:
@@ -267,7 +275,9 @@ def test_forced_openings() -> None:
     """Every game starts with the given first placements; records replay them (RULES §3.2)."""
     first = Move.parse("R0,-4+R1,-5")  # touches the red symbol, red double
     reply = Move.parse("B4,0+G4,-1")  # touches the blue symbol
-    runs = simulate(200, 2, policy="greedy", seed=3, openings=[first, reply], records=True)
+    runs = simulate(
+        200, 2, policy="greedy", seed=3, options={"openings": [first, reply]}, records=True
+    )
     assert (runs.opening[:, 0] == first.action).all()
     assert (runs.opening[:, 1] == reply.action).all()
     assert runs.records is not None
@@ -279,7 +289,9 @@ def test_forced_openings() -> None:
         start = Game.from_text(runs.records[i]["start"])
         assert (0, 0) in start.rack(0) and (1, 2) in start.rack(1)
     assert runs.replay(57).scores.tolist() == runs.scores[57].tolist()
-    same = simulate(200, 2, policy="greedy", seed=3, openings=[first.action, str(reply)])
+    same = simulate(
+        200, 2, policy="greedy", seed=3, options={"openings": [first.action, str(reply)]}
+    )
     assert np.array_equal(same.scores, runs.scores)
 
 
@@ -295,9 +307,9 @@ def test_forced_openings() -> None:
 )
 def test_bad_openings(openings: list[object], message: str) -> None:
     with pytest.raises(ValueError, match=message):
-        simulate(10, 2, openings=openings)  # type: ignore[arg-type]
+        simulate(10, 2, options={"openings": openings})
     with pytest.raises(GenialError, match="cannot be combined"):
-        simulate(10, 2, openings=["R0,-4+R1,-5"], start=Game(2, seed=1))
+        simulate(10, 2, options={"openings": ["R0,-4+R1,-5"]}, start=Game(2, seed=1))
 
 
 VARIANTS = ["1", "1v", "2v", "2T", "2Tv", "4t"]
@@ -308,7 +320,7 @@ VARIANTS = ["1", "1v", "2v", "2T", "2Tv", "4t"]
 def test_variant_records_replay_through_game(token: str, policy: str) -> None:
     """RULES §4, §2.2: the batch engine plays every variant by the rules of Game."""
     rules = genial.Rules.parse(token)
-    runs = simulate(30, rules=rules, policy=policy, seed=7, records=True)
+    runs = simulate(30, rules, policy=policy, seed=7, records=True)
     assert runs.game_rules == rules
     assert runs.records is not None
     for i, record in enumerate(runs.records):
@@ -340,7 +352,7 @@ def test_solo_reports_its_distribution() -> None:
 
 def test_teams_summary_and_winner() -> None:
     """RULES §4.2: partners share counters and ranks; winner holds the winning team."""
-    runs = simulate(1500, 4, teams=True, policy="greedy", seed=2)
+    runs = simulate(1500, "4t", policy="greedy", seed=2)
     assert np.array_equal(runs.scores[:, 0], runs.scores[:, 2])
     assert np.array_equal(runs.ranks[:, 1], runs.ranks[:, 3])
     assert set(np.unique(runs.winner)) <= {-1, 0, 1}
@@ -352,20 +364,80 @@ def test_teams_summary_and_winner() -> None:
     assert (runs.scores.max(axis=(1, 2)) > 18).any()  # double-length counters
 
 
-def test_variant_keywords_and_errors() -> None:
+def test_variant_rules_and_errors() -> None:
     with pytest.raises(ValueError, match="4 players"):
-        simulate(5, 2, teams=True)
+        simulate(5, genial.Rules(2, teams=True))
     with pytest.raises(ValueError, match="2-player game"):
-        simulate(5, 3, tournament=True)
-    with pytest.raises(ValueError, match="travel set"):
-        simulate(5, 4, tiles="travel")
-    with pytest.raises(ValueError, match="either rules="):
-        simulate(5, 3, rules=genial.Rules(2))
+        simulate(5, "3T")
     with pytest.raises(ValueError, match="position of"):
-        simulate(5, rules=genial.Rules(2, tournament=True), start=Game(2, seed=1))
-    a = simulate(200, 2, tournament=True, tiles="travel", seed=3)
-    b = simulate(200, rules=genial.Rules.parse("2Tv"), seed=3)
+        simulate(5, genial.Rules(2, tournament=True), start=Game(2, seed=1))
+    with pytest.raises(TypeError, match="unexpected keyword argument 'variant'"):
+        simulate(5, 2, variant="teams")  # type: ignore[call-overload]
+    a = simulate(200, genial.Rules(2, tournament=True, tiles="travel"), seed=3)
+    b = simulate(200, rules="2Tv", seed=3)
     assert np.array_equal(a.scores, b.scores)
+
+
+def test_simulate_keywords_are_written_once() -> None:
+    """simulate's keywords are RunArguments' (at most ten with out=), their defaults
+    RUN_DEFAULTS'; prepare's the SpecArguments among them."""
+    from genial.batch import RUN_DEFAULTS, SPEC_DEFAULTS, RunArguments, SpecArguments
+
+    assert set(RUN_DEFAULTS) == RunArguments.__optional_keys__
+    assert set(SPEC_DEFAULTS) == SpecArguments.__optional_keys__ < set(RUN_DEFAULTS)
+    assert len(RunArguments.__optional_keys__) + 1 <= 10  # and out=
+
+
+def test_deprecated_keywords_still_work() -> None:
+    """The keywords of genial 0.2 (players, teams, tournament, tiles, openings, epsilon) give
+    the same games as the rules and options they stand for, with a DeprecationWarning."""
+    first = "R0,-4+R1,-5"
+    old_new = [
+        ({"players": 3}, {"rules": 3}),
+        ({"players": 4, "teams": True}, {"rules": "4t"}),
+        ({"rules": 2, "tournament": True, "tiles": "travel"}, {"rules": "2Tv"}),
+        ({"openings": [first], "epsilon": 0.3}, {"options": {"openings": [first], "epsilon": 0.3}}),
+    ]
+    for old, new in old_new:
+        with pytest.warns(DeprecationWarning, match="is deprecated: use"):
+            a = simulate(50, policy="epsilon-greedy", seed=4, **old)  # type: ignore[call-overload]
+        b = simulate(50, policy="epsilon-greedy", seed=4, **new)
+        assert a.spec == b.spec and np.array_equal(a.rows, b.rows)
+    assert simulate(5, rules=genial.Rules(2), seed=1).spec == simulate(5, "2", seed=1).spec
+    with pytest.warns(DeprecationWarning, match="players="):
+        spec = genial.batch.prepare(10, players=4, teams=True, seed=1)  # type: ignore[call-arg]
+    assert spec == genial.batch.prepare(10, "4t", seed=1)
+    with (
+        pytest.warns(DeprecationWarning, match="deprecated"),
+        pytest.raises(ValueError, match="either rules="),
+    ):
+        simulate(5, players=3, rules=genial.Rules(2))  # type: ignore[call-overload]
+    with (
+        pytest.warns(DeprecationWarning, match="deprecated"),
+        pytest.raises(ValueError, match="both as a keyword"),
+    ):
+        simulate(5, epsilon=0.2, options={"epsilon": 0.3})  # type: ignore[call-overload]
+    with (
+        pytest.warns(DeprecationWarning, match="deprecated"),
+        pytest.raises(ValueError, match="options of out="),
+    ):
+        simulate(5, resume=True)  # type: ignore[call-overload]
+    with pytest.raises(TypeError, match="unexpected keyword argument 'address'"):
+        genial.batch.prepare(5, address="tcp://x:1")  # type: ignore[call-arg]
+
+
+def test_old_summary_attribute_and_pickles() -> None:
+    """Summary.mean_plays was mean_placements (it counts cards played in the card game): the
+    old name still reads, with a DeprecationWarning, and pickles of either name load."""
+    summary = simulate(100, 2, seed=1).summary()
+    with pytest.warns(DeprecationWarning, match="mean_plays"):
+        assert summary.mean_placements == summary.mean_plays
+    state = dict(summary.__dict__)
+    state["mean_placements"] = state.pop("mean_plays")
+    old = type(summary).__new__(type(summary))
+    old.__setstate__(state)
+    assert old.mean_plays == summary.mean_plays
+    assert str(pickle.loads(pickle.dumps(summary))) == str(summary)
 
 
 # regressions found in review
@@ -373,7 +445,7 @@ def test_variant_keywords_and_errors() -> None:
 
 def test_replay_uses_the_exact_epsilon() -> None:
     """Policy names round epsilon for display; replays must use the exact value."""
-    runs = simulate(1100, policy="epsilon-greedy", epsilon=0.1234564999, seed=11)
+    runs = simulate(1100, policy="epsilon-greedy", options={"epsilon": 0.1234564999}, seed=11)
     assert runs.policies[0] == "epsilon-greedy:0.123456"
     for row in (3, 700, 1099):
         assert runs.replay(row).scores.tolist() == runs.scores[row].tolist()
@@ -382,7 +454,7 @@ def test_replay_uses_the_exact_epsilon() -> None:
 def test_team_rows_are_marked_won() -> None:
     """RULES §4.2: both partners of the winning team are marked as having won."""
     pytest.importorskip("pandas")
-    runs = simulate(200, 4, teams=True, seed=1)
+    runs = simulate(200, genial.Rules(4, teams=True), seed=1)
     frame = runs.to_pandas()
     wins = frame.groupby("seat")["won"].sum().tolist()
     team = [int((runs.winner == t).sum()) for t in (0, 1)]

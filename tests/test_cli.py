@@ -868,7 +868,7 @@ def test_cards_simulate_summary_and_csv(tmp_path: Path, capsys: pytest.CaptureFi
     assert code == 0 and not err
     assert "rules c3" in text and "seat 2" in text and "plays per game" in text
     frame = pd.read_csv(out)
-    expected = genial.simulate(300, game="cards", players=3, seed=4).to_pandas()
+    expected = genial.simulate(300, 3, game="cards", seed=4).to_pandas()
     assert len(frame) == 900
     assert frame["score_R"].tolist() == expected["score_R"].tolist()
     assert frame["reshuffles"].tolist() == expected["reshuffles"].tolist()

@@ -19,7 +19,7 @@ import numpy as np
 import pytest
 
 from genial import GenialError, Playouts, simulate
-from genial.batch import CHUNK, open_dataset
+from genial.batch import CHUNK, Scheduler, open_dataset
 from genial.errors import excerpt
 
 distributed = pytest.importorskip("distributed")
@@ -76,25 +76,24 @@ def test_cluster_at_an_address_gives_the_serial_games(
     cluster: Any, game: str, rules: str, policy: str
 ) -> None:
     n = 3 * CHUNK + 5
-    serial = simulate(n, rules=rules, game=game, policy=policy, seed=7, records=True)
+    serial = simulate(n, rules, game=game, policy=policy, seed=7, records=True)
     dask = simulate(
         n,
-        rules=rules,
+        rules,
         game=game,
         policy=policy,
         seed=7,
         records=True,
-        backend="dask",
-        address=cluster.scheduler_address,
+        backend=Scheduler(cluster.scheduler_address),
     )
     assert_same(serial, dask)
     assert [dask.record(i) for i in (0, n - 1)] == [serial.record(i) for i in (0, n - 1)]
 
 
 def test_a_client_is_used_and_left_open(client: Any) -> None:
-    a = simulate(2 * CHUNK, 2, seed=3, backend="dask", address=client)
+    a = simulate(2 * CHUNK, 2, seed=3, backend=Scheduler(client))
     assert client.status == "running"
-    b = simulate(2 * CHUNK, 2, seed=3, backend="dask", address=client)  # the same client again
+    b = simulate(2 * CHUNK, 2, seed=3, backend=Scheduler(client))  # the same client again
     assert_same(a, b)
     assert_same(a, simulate(2 * CHUNK, 2, seed=3))
 
@@ -114,7 +113,7 @@ def test_rows_come_from_the_workers_or_through_the_scheduler(
             return gather(futures, *args, **kwargs)
 
         monkeypatch.setattr(c, "gather", spy)
-        runs = simulate(3 * CHUNK, 2, seed=5, backend="dask", address=c)
+        runs = simulate(3 * CHUNK, 2, seed=5, backend=Scheduler(c))
     assert asked and set(asked) == {direct}
     assert_same(runs, simulate(3 * CHUNK, 2, seed=5))
 
@@ -161,7 +160,7 @@ def test_a_long_plan_is_taken_as_tasks_go_out(client: Any) -> None:
 
 def test_a_dataset_written_from_the_cluster(cluster: Any, tmp_path: Any) -> None:
     n = 4 * CHUNK + 3
-    written = simulate(n, 2, seed=5, backend="dask", address=cluster, out=tmp_path / "runs")
+    written = simulate(n, 2, seed=5, backend=Scheduler(cluster), out=tmp_path / "runs")
     assert written.complete
     assert_same(open_dataset(tmp_path / "runs").to_playouts(), simulate(n, 2, seed=5))
 
@@ -206,7 +205,7 @@ def test_a_killed_worker_has_its_chunks_recomputed(monkeypatch: pytest.MonkeyPat
 
         monkeypatch.setattr(RUN, "progress_bar", _progress_calling(kill))
         runs = simulate(
-            n, 2, policy="greedy", seed=11, progress=True, backend="dask", address=client
+            n, 2, policy="greedy", seed=11, progress=True, backend=Scheduler(client)
         )
         assert killed
         assert killed[0] not in client.run(os.getpid).values()  # that process is gone
@@ -236,17 +235,32 @@ def test_an_interruption_cancels_and_closes_the_cluster(monkeypatch: pytest.Monk
     [
         ({"backend": "mpi"}, "backend must be one of"),
         ({"backend": 3}, "backend must be one of"),
-        ({"address": "tcp://127.0.0.1:8786"}, "pass backend='dask'"),
         ({"backend": "serial", "workers": 2}, "one thread"),
-        ({"backend": "dask", "address": 8786}, "a scheduler address"),
-        ({"backend": "dask", "address": " "}, "empty scheduler address"),
-        ({"backend": "dask", "address": "tcp://127.0.0.1:8786", "workers": 2}, "own workers"),
+        ({"backend": Scheduler(8786)}, "a scheduler address"),
+        ({"backend": Scheduler(" ")}, "empty scheduler address"),
+        ({"backend": Scheduler("tcp://127.0.0.1:8786"), "workers": 2}, "own workers"),
         ({"backend": "dask", "workers": 0}, "workers must be"),
     ],
 )
 def test_wrong_backend_arguments(kwargs: dict[str, Any], message: str) -> None:
     with pytest.raises(GenialError, match=message):
         simulate(10, 2, seed=1, **kwargs)
+
+
+def test_the_address_keyword_of_genial_0_2() -> None:
+    """``backend="dask", address=...`` is ``backend=Scheduler(...)``, with a DeprecationWarning;
+    an address without backend="dask" is refused as before."""
+    old = {"backend": "dask", "address": "tcp://127.0.0.1:8786"}
+    with (
+        pytest.warns(DeprecationWarning, match=r"use backend=Scheduler\(address\)"),
+        pytest.raises(GenialError, match="own workers"),
+    ):
+        simulate(10, 2, workers=2, **old)
+    with (
+        pytest.warns(DeprecationWarning, match="address="),
+        pytest.raises(GenialError, match="pass backend='dask'"),
+    ):
+        simulate(10, 2, **{"address": "tcp://127.0.0.1:8786"})
 
 
 def no_client(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -275,7 +289,7 @@ def test_no_scheduler_at_the_address(monkeypatch: pytest.MonkeyPatch) -> None:
     address = a_refused_address()
     plain = address.removeprefix("tcp://")
     for call, where in (
-        (lambda: simulate(10, 2, seed=1, backend="dask", address=address), address),
+        (lambda: simulate(10, 2, seed=1, backend=Scheduler(address)), address),
         (lambda: analyse(2, games_per_opening=1, seed=1, backend="dask", address=address), address),
         (lambda: BACKENDS.connect(address), address),
         (lambda: BACKENDS.connect(plain, 5), plain),
@@ -302,12 +316,12 @@ def test_a_port_outside_1_to_65535_is_refused(
         BACKENDS.connect(address, 5)
     assert excerpt(address) in str(caught.value)
     with pytest.raises(GenialError, match=r"the port must be 1\.\.65535"):
-        simulate(10, 2, seed=1, backend="dask", address=address)
+        simulate(10, 2, seed=1, backend=Scheduler(address))
 
 
 def test_the_api_and_the_command_line_share_one_connect_timeout() -> None:
-    """connect(address), simulate(..., address=) and the command line wait the same 10 s by
-    default: genial.batch.backends.CONNECT_TIMEOUT, which cluster.md states."""
+    """connect(address), simulate(..., backend=Scheduler(address)) and the command line wait the
+    same 10 s by default: genial.batch.backends.CONNECT_TIMEOUT, which cluster.md states."""
     import inspect
     from pathlib import Path
 
@@ -340,7 +354,7 @@ def test_an_address_dask_cannot_use_is_a_genial_error(address: str, why: str) ->
 
     expected = rf"address '{address}': Dask cannot connect there \(.*{why}"
     for call in (
-        lambda: simulate(10, 2, seed=1, backend="dask", address=address),
+        lambda: simulate(10, 2, seed=1, backend=Scheduler(address)),
         lambda: analyse(2, games_per_opening=1, seed=1, backend="dask", address=address),
         lambda: BACKENDS.connect(address, timeout=2),
     ):
@@ -461,7 +475,7 @@ def test_workers_of_another_genial_version_are_refused(
 ) -> None:
     monkeypatch.setattr(BACKENDS, "__version__", "0.0.1")
     with pytest.raises(GenialError, match=r"run genial .* this process 0\.0\.1"):
-        simulate(10, 2, seed=1, backend="dask", address=cluster.scheduler_address)
+        simulate(10, 2, seed=1, backend=Scheduler(cluster.scheduler_address))
 
 
 def test_without_distributed_the_error_names_the_extra(monkeypatch: pytest.MonkeyPatch) -> None:

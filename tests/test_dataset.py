@@ -16,7 +16,7 @@ import pytest
 
 import genial.batch
 from genial import GenialError, Playouts, simulate
-from genial.batch import CHUNK, SEARCH_CHUNK, Dataset, open_dataset
+from genial.batch import CHUNK, SEARCH_CHUNK, Dataset, Output, open_dataset
 
 pa = pytest.importorskip("pyarrow")
 pq = pytest.importorskip("pyarrow.parquet")
@@ -94,7 +94,7 @@ def test_round_trip(tmp_path: Path, case: dict[str, Any]) -> None:
         "lowest_counts",
     ):
         assert np.array_equal(getattr(got, name), getattr(want, name), equal_nan=True), name
-    assert (got.mean_placements, got.mean_turns) == (want.mean_placements, want.mean_turns)
+    assert (got.mean_plays, got.mean_turns) == (want.mean_plays, want.mean_turns)
     assert np.allclose(got.std_lowest, want.std_lowest, rtol=1e-12, atol=0)
     assert np.allclose(got.lowest_quantiles, want.lowest_quantiles, rtol=1e-12, atol=0)
 
@@ -198,12 +198,17 @@ def test_a_dataset_is_not_written_over(tmp_path: Path, monkeypatch: pytest.Monke
 
     with monkeypatch.context() as patch:
         patch.setattr(RUN, "run_chunk", played)
-        with pytest.raises(GenialError, match="already holds a dataset: pass overwrite=True"):
+        with pytest.raises(
+            GenialError, match=r"already holds a dataset: pass out=Output\(path, overwrite=True\)"
+        ):
             simulate(100, 2, seed=2, out=tmp_path / "runs")
     assert {p.name: p.read_bytes() for p in (tmp_path / "runs").iterdir()} == before
-    simulate(300, 2, seed=2, out=tmp_path / "runs", overwrite=True)
+    simulate(300, 2, seed=2, out=Output(tmp_path / "runs", overwrite=True))
     replaced = open_dataset(tmp_path / "runs")
     assert len(replaced) == 300 and replaced.spec.seed.entropy == 2
+    with pytest.warns(DeprecationWarning, match="overwrite="):  # genial 0.2's spelling
+        again = simulate(200, 2, seed=3, out=tmp_path / "runs", overwrite=True)  # type: ignore[call-overload]
+    assert len(again) == 200 and open_dataset(tmp_path / "runs").spec.seed.entropy == 3
 
 
 @pytest.mark.usefixtures("no_games")
@@ -218,11 +223,16 @@ def test_wrong_outputs_are_refused_before_playing(tmp_path: Path) -> None:
     with pytest.raises(GenialError, match="holds other files"):
         simulate(10, out=tmp_path / "mine")
     with pytest.raises(GenialError, match="holds other files"):
-        simulate(10, out=tmp_path / "mine", overwrite=True)  # never deletes what is not ours
+        simulate(10, out=Output(tmp_path / "mine", overwrite=True))  # never deletes others
     with pytest.raises(GenialError, match="exclude each other"):
-        simulate(10, out=tmp_path / "new", overwrite=True, resume=True)
-    with pytest.raises(GenialError, match="options of out="):
-        simulate(10, resume=True)
+        simulate(10, out=Output(tmp_path / "new", overwrite=True, resume=True))
+    with pytest.raises(GenialError, match="resume must be"):
+        simulate(10, out=Output(tmp_path / "new", resume="yes"))  # type: ignore[arg-type]
+    with (  # genial 0.2's spelling
+        pytest.warns(DeprecationWarning, match=r"use out=Output\(path, resume=True\)"),
+        pytest.raises(GenialError, match="options of out="),
+    ):
+        simulate(10, resume=True)  # type: ignore[call-overload]
     with pytest.raises(GenialError, match="a directory path"):
         simulate(10, out=3)  # type: ignore[call-overload]
     with pytest.raises(GenialError, match="n_games"):
@@ -299,7 +309,7 @@ def test_an_interrupted_run_keeps_its_parts_and_resumes(
     assert list(part.missing_chunks) == [c for c in range(8) if c * CHUNK not in set(stored.game)]
     assert json.loads((tmp_path / "_genial.json").read_text())["complete"] is False
     with pytest.raises(GenialError, match=r"resume: .* another run: its seed"):
-        simulate(n, 2, seed=10, out=tmp_path, resume=True)
+        simulate(n, 2, seed=10, out=Output(tmp_path, resume=True))
     with pytest.raises(GenialError, match="already holds a dataset"):
         simulate(n, 2, seed=9, out=tmp_path)
     played: list[int] = []
@@ -310,7 +320,7 @@ def test_an_interrupted_run_keeps_its_parts_and_resumes(
         return original(spec, chunk, size)
 
     monkeypatch.setattr(RUN, "run_chunk", counting)
-    done = simulate(n, 2, seed=9, out=tmp_path, resume=True, workers=workers)
+    done = simulate(n, 2, seed=9, out=Output(tmp_path, resume=True), workers=workers)
     assert sorted(played) == list(part.missing_chunks)  # only the missing parts were played
     assert done.complete
     assert_same(done.to_playouts(), full)

@@ -27,7 +27,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from genial import GenialError, simulate
-from genial.batch import CHUNK, DatasetError, open_dataset, prepare
+from genial.batch import CHUNK, DatasetError, Output, Scheduler, open_dataset, prepare
 
 pa = pytest.importorskip("pyarrow")
 RUN = importlib.import_module("genial.batch.run")  # (genial.batch.run is also a function)
@@ -48,8 +48,17 @@ def one_chunk_parts(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(DATASET, "PART_CHUNKS", 1)
 
 
-def write(path: Path, games: int = N, seed: int = SEED, **kwargs: Any) -> Any:
-    return simulate(games, 2, seed=seed, out=path, **kwargs)
+def write(
+    path: Path,
+    games: int = N,
+    seed: int = SEED,
+    *,
+    overwrite: bool = False,
+    resume: bool = False,
+    **kwargs: Any,
+) -> Any:
+    out = Output(path, overwrite=overwrite, resume=resume)
+    return simulate(games, 2, seed=seed, out=out, **kwargs)
 
 
 def files(path: Path) -> dict[str, bytes]:
@@ -825,7 +834,7 @@ def test_a_failed_dask_connection_touches_no_directory(
         shutil.copytree(reference, path)
     before = snapshot(path) if existing else None
     with pytest.raises(GenialError, match="garbage"):
-        write(path, backend="dask", address="garbage://x", overwrite=existing)
+        write(path, backend=Scheduler("garbage://x"), overwrite=existing)
     assert (snapshot(path) if existing else path.exists()) == (before if existing else False)
 
 
@@ -847,7 +856,7 @@ def test_a_format_1_dataset_still_reads(tmp_path: Path) -> None:
         assert np.array_equal(back.rows[name], runs.rows[name]), name
     before = snapshot(path)
     with pytest.raises(GenialError, match="format version 1: it reads, but only resumes"):
-        simulate(2 * CHUNK + 5, 2, policy="greedy", seed=17, out=path, resume=True)
+        simulate(2 * CHUNK + 5, 2, policy="greedy", seed=17, out=Output(path, resume=True))
     assert snapshot(path) == before
 
 

@@ -227,7 +227,9 @@ TEXT_ENTRY_POINTS: dict[str, Callable[[Game, str], Any]] = {
     "genial.make(text)": lambda g, t: genial.make(t),
     "simulate(policy=text)": lambda g, t: simulate(1, policy=t, seed=0),
     "simulate(start=text)": lambda g, t: simulate(1, g.rules, start=t, seed=0),
-    "simulate(openings=text)": lambda g, t: simulate(1, openings=[t], seed=0),
+    "simulate(options={'openings': text})": lambda g, t: simulate(
+        1, options={"openings": [t]}, seed=0
+    ),
     "simulate(game=text)": lambda g, t: simulate(1, game=t),
     "analyse(reply_to=text)": lambda g, t: analyse(2, games_per_opening=1, reply_to=t, workers=1),
     "game.choose(text)": lambda g, t: g.choose(t),

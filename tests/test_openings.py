@@ -151,7 +151,7 @@ def test_analysis_plays_the_class_openings() -> None:
         2,
         policy="greedy",
         seed=np.random.SeedSequence(result.seed.entropy, spawn_key=(17,)),
-        openings=[cls.representative],
+        options={"openings": [cls.representative]},
     )
     row = result.table[result.table["class"] == 17].iloc[0]
     assert row["wins"] == int((runs.winner == 0).sum())

@@ -284,7 +284,12 @@ def test_playouts_from_a_start_round_trip() -> None:
 
 def test_batch_spec_round_trip_plays_the_same_chunks() -> None:
     runs = simulate(
-        10, 2, policy=("greedy", "random"), seed=[3, 4], openings=["R1,-5+R0,-4"], records=True
+        10,
+        2,
+        policy=("greedy", "random"),
+        seed=[3, 4],
+        options={"openings": ["R1,-5+R0,-4"]},
+        records=True,
     )
     spec = runs.spec
     twin = _round_trip(spec)

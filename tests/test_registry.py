@@ -101,6 +101,9 @@ def test_names_that_are_not_strings_raise(name: Any) -> None:
         entry(name)
     with pytest.raises(GenialError):
         genial.make(name)
+    if name is None:  # simulate's game=None is its default: the game its rules name
+        assert simulate(5, game=name).spec.game == "board"
+        return
     with pytest.raises(GenialError):
         simulate(5, game=name)
 

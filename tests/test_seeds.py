@@ -435,7 +435,8 @@ def test_a_dataset_keeps_a_big_seed(seed: Any, tmp_path: Path) -> None:
     assert opened.spec.seed.entropy == seed
     assert _same_runs(opened.to_playouts(), simulate(n, 2, seed=seed))
     assert written.complete
-    again = simulate(n, 2, seed=opened.spec.seed.entropy, out=tmp_path / "runs", resume=True)
+    resume = genial.batch.Output(tmp_path / "runs", resume=True)
+    again = simulate(n, 2, seed=opened.spec.seed.entropy, out=resume)
     assert again.complete and _same_runs(again.to_playouts(), opened.to_playouts())
 
 

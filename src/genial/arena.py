@@ -468,7 +468,7 @@ def arena(
                 rules=rules,
                 policy=[names[i] for i in _rotation(table, r)],
                 seed=root,
-                epsilon=epsilon,
+                options={"epsilon": epsilon},
                 game=game_entry.name,
             )
             for r in range(k)

@@ -22,7 +22,7 @@ reshuffles."""
 
 
 def cards(n: int, rules: Any = "c3", **options: Any) -> Playouts:
-    runs: Playouts = genial.simulate(n, game="cards", rules=rules, **options)
+    runs: Playouts = genial.simulate(n, rules, game="cards", **options)
     return runs
 
 
@@ -312,7 +312,8 @@ def test_epsilon_greedy_0_plays_like_greedy_and_1_like_random() -> None:
     same_seed = cards(n, "c3", policy="epsilon-greedy:0", seed=31, workers=2)
     assert same_distribution(greedy, same_seed) == []
     # epsilon= names the epsilon of plain "epsilon-greedy" seats: the same batch
-    assert_identical(same_seed, cards(n, "c3", policy="epsilon-greedy", epsilon=0, seed=31))
+    eps = {"epsilon": 0}
+    assert_identical(same_seed, cards(n, "c3", policy="epsilon-greedy", options=eps, seed=31))
 
 
 def test_per_seat_epsilons_in_one_batch() -> None:
@@ -418,12 +419,14 @@ def test_parquet_round_trips_the_columns(tmp_path: Any) -> None:
 def test_summary_reports_truncated_games_and_unknown_columns_are_refused() -> None:
     """A batch whose games stop at the turn cap says so in its summary (RULES §5.7 Decision),
     counted exactly; asking for a column the card game does not have names the ones it has."""
-    runs = genial.simulate(400, game="cards", rules="c3:20", seed=1, workers=1)
+    runs = genial.simulate(400, "c3:20", game="cards", seed=1, workers=1)
     summary = runs.summary()
     assert summary.truncated == int(runs.truncated.sum()) == 400
     assert "400 truncated at the turn cap (100.0%" in str(summary)
-    full = genial.simulate(400, game="cards", players=3, seed=1, workers=1).summary()
+    full = genial.simulate(400, 3, game="cards", seed=1, workers=1).summary()
     assert full.truncated == 0 and "truncated" not in str(full)
+    assert full.moves_label == "plays" and "plays per game" in str(full)
+    assert full.mean_plays == genial.cards.simulate(400, 3, seed=1).column("plays").sum(1).mean()
     with pytest.raises(genial.GenialError, match=r"no column 'placements'.*plays"):
         runs.column("placements")
     with pytest.raises(genial.GenialError, match="no column"):
@@ -432,9 +435,24 @@ def test_summary_reports_truncated_games_and_unknown_columns_are_refused() -> No
 
 def test_the_card_games_own_default_player_count() -> None:
     """simulate(game='cards') plays the card game's default, three players, and a player count
-    that disagrees with rules= is refused rather than dropped."""
+    that disagrees with rules= is refused rather than dropped; a CardRules names its game, and
+    the board game's options are refused by name."""
     assert genial.simulate(10, game="cards", seed=1).rules.players == 3
     assert genial.simulate(10, seed=1).rules.players == 2
     assert genial.cards.simulate(10, seed=1).rules.players == 3
-    with pytest.raises(genial.GenialError, match="not both"):
-        genial.simulate(10, game="cards", players=2, rules="c4")
+    assert genial.simulate(10, genial.cards.CardRules(4), seed=1).spec.game == "cards"
+    with (
+        pytest.warns(DeprecationWarning, match="players="),  # (genial 0.2's spelling)
+        pytest.raises(genial.GenialError, match="not both"),
+    ):
+        genial.simulate(10, game="cards", players=2, rules="c4")  # type: ignore[call-overload]
+    with pytest.raises(genial.GenialError, match="'openings' is not one of the cards game's"):
+        genial.simulate(10, "c3", game="cards", options={"openings": ["R0,-4+R1,-5"]})
+    with (
+        pytest.warns(DeprecationWarning, match="teams="),
+        pytest.raises(genial.GenialError, match="teams: not keywords of the cards game's rules"),
+    ):
+        genial.simulate(10, "c4", game="cards", teams=True)  # type: ignore[call-overload]
+    with pytest.warns(DeprecationWarning, match="players="):
+        old = genial.cards.simulate(10, players=2, seed=1)  # type: ignore[call-arg]
+    assert old.rules == genial.cards.CardRules(2)

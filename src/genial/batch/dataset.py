@@ -19,8 +19,9 @@ with records. Every part file carries the run's metadata too (key ``genial``) an
 checksums, and is written to a hidden temporary file then renamed, after its digest: a part
 file that exists is complete, and whatever is read back is checked against its digest, the
 run's metadata and the plan (a damaged part is a ``DatasetError`` naming it). An interrupted run
-keeps its finished parts (``simulate(..., resume=True)`` checks them, plays the others and
-plays again any that fails its checks). One writer at a time: a second is refused.
+keeps its finished parts (``simulate(..., out=Output(path, resume=True))`` checks them, plays
+the others and plays again any that fails its checks). One writer at a time: a second is
+refused.
 
 >>> import tempfile
 >>> from genial.batch import open_dataset, simulate
@@ -66,7 +67,7 @@ from ..stats import wilson_interval
 from .backends import connect, import_distributed
 from .results import Playouts, Summary
 from .run import MAX_GAMES, Work, check_memory, play_chunks
-from .spec import BatchSpec, Chunk, Plan
+from .spec import BatchSpec, Chunk, Plan, check_fields
 
 try:
     import fcntl
@@ -133,9 +134,9 @@ class DatasetError(GenialError):
 
 
 class DatasetRepairWarning(UserWarning):
-    """``simulate(..., resume=True)`` found finished parts that fail their checks (damaged,
-    truncated, of another run, misplaced) or are missing from a run marked complete: it plays
-    them again (the message names them)."""
+    """``simulate(..., out=Output(path, resume=True))`` found finished parts that fail their
+    checks (damaged, truncated, of another run, misplaced) or are missing from a run marked
+    complete: it plays them again (the message names them)."""
 
 
 def _pyarrow() -> tuple[Any, Any]:
@@ -468,12 +469,11 @@ def _check_header(header: Any, where: str) -> _Checked:
             raise _field(where, f"policies[{seat}]", policy, "a policy's canonical name")
         checked_epsilons.append(value)
     try:
-        checked = game.adapter.check(
-            rules,
-            policy=[str(p) for p in policies],
-            epsilon=checked_epsilons[0] if checked_epsilons else 0.0,
-            start=start,
-            openings=[int(a) for a in openings],
+        options: dict[str, Any] = {"epsilon": checked_epsilons[0] if checked_epsilons else 0.0}
+        if openings:  # (a game without forced openings has no such option)
+            options["openings"] = [int(a) for a in openings]
+        checked = check_fields(
+            game, rules, policy=[str(p) for p in policies], start=start, options=options
         )
     except GenialError as error:
         raise DatasetError(f"{where}: {error}") from None
@@ -867,8 +867,8 @@ class DatasetWriter:
                 done, stale = self._sound_parts(listing)
             elif data and not overwrite:
                 raise GenialError(
-                    f"out: {where} already holds a dataset: pass overwrite=True to replace it "
-                    "(or resume=True to finish an interrupted run)"
+                    f"out: {where} already holds a dataset: pass out=Output(path, "
+                    "overwrite=True) to replace it (or resume=True to finish an interrupted run)"
                 )
             elif data:
                 try:
@@ -1314,8 +1314,9 @@ class Dataset:
 
     @property
     def missing_chunks(self) -> Sequence[int]:
-        """Chunk indices of a single run not on disk (``simulate(..., resume=True)`` plays
-        them): a lazy sequence (a run of 2**40 games has a billion chunks)."""
+        """Chunk indices of a single run not on disk (resuming, ``simulate(...,
+        out=Output(path, resume=True))``, plays them): a lazy sequence (a run of 2**40 games
+        has a billion chunks)."""
         return self._single("missing_chunks").missing().indices
 
     @property
@@ -1329,9 +1330,9 @@ class Dataset:
     def verify(self) -> None:
         """Check every part of every run as reading it does (its digest, its Parquet pages'
         checksums, its metadata, rows and game numbers) without keeping it: a
-        ``DatasetError`` names the first part that fails (``simulate(..., resume=True)`` plays
-        such parts again). Reading checks each part anyway, and ``dataset`` calls ``verify``;
-        call it before a copy, or after one."""
+        ``DatasetError`` names the first part that fails (resuming plays such parts again).
+        Reading checks each part anyway, and ``dataset`` calls ``verify``; call it before a
+        copy, or after one."""
         for _, run, part in self._parts():
             run.read(part, ["game"])
 
@@ -1487,7 +1488,7 @@ class _Totals:
     shared: int
     lowest_counts: npt.NDArray[np.int64]
     scores: npt.NDArray[np.int64]  # (entries, 6) sums
-    placements: int
+    plays: int  # tiles placed (board game) or cards played (card game)
     turns: int
     bonus: npt.NDArray[np.int64]  # per seat sums
     swaps: npt.NDArray[np.int64]
@@ -1504,7 +1505,7 @@ class _Totals:
             head.shared_first,
             head.lowest_counts,
             runs.scores[:, :p].sum(axis=0, dtype=np.int64),
-            int(runs._placements().sum(dtype=np.int64)),
+            int(runs._plays().sum(dtype=np.int64)),
             int(runs.turns.sum(dtype=np.int64)),
             runs.bonus.sum(axis=0, dtype=np.int64),
             runs.swaps.sum(axis=0, dtype=np.int64),
@@ -1519,7 +1520,7 @@ class _Totals:
             shared=self.shared + other.shared,
             lowest_counts=self.lowest_counts + other.lowest_counts,
             scores=self.scores + other.scores,
-            placements=self.placements + other.placements,
+            plays=self.plays + other.plays,
             turns=self.turns + other.turns,
             bonus=self.bonus + other.bonus,
             swaps=self.swaps + other.swaps,
@@ -1553,7 +1554,7 @@ class _Totals:
             std_lowest=np.sqrt(var),
             lowest_quantiles=quantiles,
             mean_scores=self.scores / n,
-            mean_placements=self.placements / n,
+            mean_plays=self.plays / n,
             mean_turns=self.turns / n,
             mean_bonus=per_entry(self.bonus),
             mean_swaps=per_entry(self.swaps),
@@ -1611,7 +1612,7 @@ def open_dataset(
             missing = next(p for p in range(run.n_parts) if p not in present)
             raise DatasetError(
                 f"{where}: the run is marked complete but {part_name(missing)} is missing "
-                "(simulate(..., resume=True) plays it again)"
+                "(simulate(..., out=Output(path, resume=True)) plays it again)"
             )
         runs.append(run)
     return Dataset(runs)

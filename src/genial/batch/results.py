@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import math
 import os
+import warnings
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
@@ -42,15 +43,33 @@ class Summary:
     std_lowest: npt.NDArray[np.float64]
     lowest_quantiles: npt.NDArray[np.float64]  # (players, 5): 5%, 25%, 50%, 75%, 95%
     mean_scores: npt.NDArray[np.float64]  # (players, 6)
-    mean_placements: float
+    mean_plays: float  # tiles placed (board game) or cards played (card game) per game
     mean_turns: float
     mean_bonus: npt.NDArray[np.float64]
     mean_swaps: npt.NDArray[np.float64]
     lowest_counts: npt.NDArray[np.int64]  # (entries, cap + 1): games by final lowest counter
     rules: str = "2"
     seconds: float | None = None
-    moves_label: str = "placements"  # what mean_placements counts: placements, or cards played
+    moves_label: str = "placements"  # what mean_plays counts: "placements", or "plays" (cards)
     truncated: int = 0  # games stopped by a turn cap (the card game's), not by the rules' end
+
+    @property
+    def mean_placements(self) -> float:
+        """Deprecated alias of ``mean_plays`` (which counts cards played in the card game)."""
+        warnings.warn(
+            "Summary.mean_placements is deprecated: use mean_plays (tiles placed, or cards "
+            "played in the card game)",
+            DeprecationWarning,
+            stacklevel=2,
+        )
+        return self.mean_plays
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        """Load a pickle of any version (up to 0.2 the field was ``mean_placements``)."""
+        if "mean_placements" in state:
+            state = dict(state)
+            state["mean_plays"] = state.pop("mean_placements")
+        self.__dict__.update(state)
 
     def __str__(self) -> str:
         solo = self.players == 1
@@ -85,9 +104,7 @@ class Summary:
                 f"{' ' * 13}{self.mean_lowest[s]:6.2f} {self.std_lowest[s]:5.2f} "
                 f"{q[2]:7.1f}  {self.mean_bonus[s]:5.2f}  {self.mean_swaps[s]:5.2f}"
             )
-        tail = (
-            f"{self.moves_label} per game {self.mean_placements:.1f}, turns {self.mean_turns:.1f}"
-        )
+        tail = f"{self.moves_label} per game {self.mean_plays:.1f}, turns {self.mean_turns:.1f}"
         if self.truncated:
             tail += (
                 f"; {self.truncated:,} truncated at the turn cap "
@@ -322,7 +339,7 @@ class Playouts:
                 else np.full((p, 5), np.nan)
             ),
             mean_scores=(self.scores[:, :p].mean(axis=0) if not empty else np.full((p, 6), np.nan)),
-            mean_placements=float(self._placements().mean()) if not empty else math.nan,
+            mean_plays=float(self._plays().mean()) if not empty else math.nan,
             mean_turns=float(self.turns.mean()) if not empty else math.nan,
             mean_bonus=self._per_entry(self.bonus) if not empty else nan,
             mean_swaps=self._per_entry(self.swaps) if not empty else nan,
@@ -336,7 +353,7 @@ class Playouts:
             truncated=int(self.truncated.sum()),
         )
 
-    def _placements(self) -> npt.NDArray[Any]:
+    def _plays(self) -> npt.NDArray[Any]:
         """Tiles placed per game, or cards played (the card game's rows count them per seat)."""
         if "placements" in (self.rows.dtype.names or ()):
             return self.placements

@@ -4,17 +4,21 @@ protocol through which each game plugs into the batch layer."""
 from __future__ import annotations
 
 from bisect import bisect_right
-from collections.abc import Collection, Iterator, Sequence
+from collections.abc import Collection, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field, replace
-from typing import Any, Protocol, overload
+from typing import TYPE_CHECKING, Any, Protocol, overload
 
 import numpy as np
 import numpy.typing as npt
 
+from ..errors import GenialError, excerpt
 from ..policies import SEARCH_POLICIES
 from ..seeds import POLICY_STREAM, child_seed, stream
 
-__all__ = ["CHUNK", "SEARCH_CHUNK", "BatchSpec", "Chunk", "GameAdapter", "Plan"]
+if TYPE_CHECKING:  # pragma: no cover
+    from ..registry import GameEntry
+
+__all__ = ["CHUNK", "SEARCH_CHUNK", "BatchSpec", "Chunk", "GameAdapter", "Plan", "check_fields"]
 
 CHUNK = 1024
 """Games per seed chunk: chunk ``c`` holds games ``c * CHUNK`` to ``(c + 1) * CHUNK - 1``."""
@@ -301,6 +305,9 @@ class GameAdapter(Protocol):
     name: str
     row_dtype: np.dtype[Any]
     log_dtype: np.dtype[Any]
+    options: Mapping[str, Any]
+    """The game's own options of ``simulate(..., options={...})``, with their defaults (the
+    board game: ``{"epsilon": 0.1, "openings": ()}``)."""
 
     def play(
         self,
@@ -313,9 +320,13 @@ class GameAdapter(Protocol):
         from ``policy``: their result rows and, if ``spec.records``, their logs."""
         ...
 
-    def check(self, rules: Any, **arguments: Any) -> dict[str, Any]:
-        """The game-specific arguments of ``simulate`` checked: the ``BatchSpec`` fields
-        ``policies``, ``epsilons``, ``start`` and ``openings``."""
+    def check(
+        self, rules: Any, *, policy: Any, start: str | None, **options: Any
+    ) -> dict[str, Any]:
+        """The game-specific arguments of ``simulate`` checked (``start``: the checked text of
+        the position every game continues from, or None; ``options``: every one of
+        ``self.options``, filled in by ``check_fields``): the ``BatchSpec`` fields
+        ``policies``, ``epsilons`` and ``openings``."""
         ...
 
     def records(self, spec: BatchSpec, logs: npt.NDArray[Any]) -> list[dict[str, Any]]:
@@ -325,3 +336,61 @@ class GameAdapter(Protocol):
     def replay(self, record: dict[str, Any]) -> Any:
         """The finished game a record describes."""
         ...
+
+
+def check_fields(
+    game: GameEntry, rules: Any, *, policy: Any, start: Any, options: object
+) -> dict[str, Any]:
+    """A batch's policy, start and game options checked for the game of the registry entry
+    ``game``, whose rules are ``rules``: its ``BatchSpec`` fields ``policies``, ``epsilons``,
+    ``openings`` and ``start`` (``start``, a game or a position text, as the game's text).
+    ``options`` is a mapping of the adapter's option names (those left out take their
+    defaults); ``GenialError`` for options that are not a mapping or name no option of the game.
+
+    >>> from genial.registry import entry
+    >>> board = entry("board")
+    >>> check_fields(board, board.rules(2), policy="greedy", start=None,
+    ...              options={"openings": ["R1,-5+B2,-5"]})
+    {'policies': ('greedy', 'greedy'), 'epsilons': (0.1, 0.1), 'openings': (...,), 'start': None}
+    >>> check_fields(board, board.rules(2), policy="greedy", start=None,
+    ...              options={"opening": ()})
+    Traceback (most recent call last):
+    ...
+    genial.errors.GenialError: options: 'opening' is not one of the board game's options (...)
+    """
+    adapter = game.adapter
+    known = adapter.options
+    if options is None:
+        options = {}
+    if not isinstance(options, Mapping):
+        raise GenialError(f"options: a mapping of option names to values, got {excerpt(options)}")
+    for name in options:
+        if name not in known:
+            names = ", ".join(sorted(known)) or "none"
+            raise GenialError(
+                f"options: {excerpt(name)} is not one of the {adapter.name} game's options "
+                f"({names})"
+            )
+    text = _start_text(game, start, rules)
+    fields: dict[str, Any] = adapter.check(rules, policy=policy, start=text, **{**known, **options})
+    return {**fields, "start": text}
+
+
+def _start_text(game: GameEntry, start: Any, rules: Any) -> str | None:
+    """The text of the position every game of a batch continues from (``start``: a game of
+    ``game`` or a position text; ``None``: none), checked: of these rules, not over."""
+    if start is None:
+        return None
+    kind = game.game
+    if isinstance(start, kind):
+        position = start
+    elif isinstance(start, str):
+        position = kind.from_text(start)
+    else:
+        raise GenialError(f"start: a {kind.__name__} or a position text, got {excerpt(start)}")
+    if position.rules != rules:
+        raise GenialError(f"start is a position of {position.rules!r}, not of {rules!r}")
+    if position.is_over:
+        raise GenialError("start: the game is already over")
+    text: str = position.to_text()
+    return text

@@ -3,7 +3,8 @@ every game of a batch starts from, the kernel call, and records from the kernel'
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
+from types import MappingProxyType
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
@@ -11,7 +12,7 @@ import numpy.typing as npt
 
 from .. import _core
 from ..errors import GenialError, excerpt
-from ..policies import kernel_policies, parse_policies
+from ..policies import DEFAULT_EPSILON, kernel_policies, parse_policies
 from .game import Game
 from .moves import ACTION_KEEP, Move, move_of, tile_id
 from .notation import RECORDS, Position, load, read
@@ -29,6 +30,11 @@ class BoardAdapter:
     name = "board"
     row_dtype: np.dtype[Any] = _core.ROW_DTYPE
     log_dtype: np.dtype[Any] = _core.LOG_DTYPE
+    options: Mapping[str, Any] = MappingProxyType({"epsilon": DEFAULT_EPSILON, "openings": ()})
+    """``simulate(..., options=...)`` of the board game: ``epsilon``, the epsilon of
+    ``"epsilon-greedy"`` seats without a parameter of their own; ``openings``, the first
+    placements every game makes (``openings[i]``: seat ``i``'s; its tile is put on the seat's
+    rack before the deal; not with ``start``)."""
 
     # -- checking a batch's arguments ------------------------------------------------------------
     def check(
@@ -36,15 +42,15 @@ class BoardAdapter:
         rules: Rules,
         *,
         policy: str | Sequence[str],
+        start: str | None,
         epsilon: float,
-        start: Game | str | None,
         openings: Sequence[Move | str | int],
     ) -> dict[str, Any]:
-        """A batch's game-specific arguments, checked: the ``BatchSpec`` fields they give."""
+        """A batch's game-specific arguments, checked (``start``: the checked position text, or
+        None): the ``BatchSpec`` fields they give."""
         names, epsilons = parse_policies(policy, rules.players, epsilon)
-        start_text = _check_start(start, rules)
-        forced = _check_openings(openings, rules, start_text)
-        return {"policies": names, "epsilons": epsilons, "start": start_text, "openings": forced}
+        forced = _check_openings(openings, rules, start)
+        return {"policies": names, "epsilons": epsilons, "openings": forced}
 
     # -- playing ---------------------------------------------------------------------------------
     def start(self, spec: BatchSpec) -> tuple[_core.Core, bool]:
@@ -100,22 +106,6 @@ class BoardAdapter:
 
     def replay(self, record: dict[str, Any]) -> Game:
         return Game.from_record(record, pair_tiles=False)
-
-
-def _check_start(start: Game | str | None, rules: Rules) -> str | None:
-    if start is None:
-        return None
-    if isinstance(start, Game):
-        game = start
-    elif isinstance(start, str):
-        game = Game.from_text(start)
-    else:
-        raise GenialError(f"start: a Game or a position text, got {excerpt(start)}")
-    if game.rules != rules:
-        raise GenialError(f"start is a position of {game.rules!r}, not of {rules!r}")
-    if game.is_over:
-        raise GenialError("start: the game is already over")
-    return game.to_text()
 
 
 def _check_openings(

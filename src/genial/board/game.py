@@ -308,12 +308,12 @@ class Game(GameBase[Move, Position, Rules]):
 
         return simulate(
             n_games,
+            self._rules,
             policy=policy,
-            rules=self._rules,
             seed=seed,
             workers=workers,
             start=self,
             records=records,
             progress=progress,
-            epsilon=epsilon,
+            options={"epsilon": epsilon},
         )

@@ -565,8 +565,12 @@ def analyse(
                 rules=game_rules,
                 policy=policy,
                 seed=child_seed(root, cls.index),
-                openings=[cls.representative] if first is None else [first, cls.representative],
-                epsilon=epsilon,
+                options={
+                    "openings": [cls.representative]
+                    if first is None
+                    else [first, cls.representative],
+                    "epsilon": epsilon,
+                },
             ),
             int(games_per_opening),
         )

@@ -16,7 +16,7 @@ compiled kernel, ``genial.cards._kernel``, plays every rule of §5.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, cast
+from typing import TYPE_CHECKING, Any
 
 from .game import CardGame, CardView
 from .moves import ACTION_KEEP, ACTION_SIZE, ACTION_SWAP, CARDS, CardMove
@@ -24,7 +24,10 @@ from .notation import CardPosition
 from .rules import CardRules
 
 if TYPE_CHECKING:  # pragma: no cover
+    from typing_extensions import Unpack
+
     from ..batch.results import Playouts
+    from ..batch.run import RunArguments
     from .matches import MatchResult
 
 __all__ = [
@@ -42,8 +45,12 @@ __all__ = [
 ]
 
 
-def simulate(n_games: int, players: int | str | CardRules = 3, **options: Any) -> Playouts:
-    """``genial.simulate(n_games, players, game="cards", **options)``: card games in the kernel.
+def simulate(
+    n_games: int, rules: int | str | CardRules | None = None, **arguments: Unpack[RunArguments]
+) -> Playouts:
+    """``genial.simulate(n_games, rules, game="cards", **arguments)``: card games in the kernel
+    (``rules``: a player count, a token such as ``"c3:50"`` or a ``CardRules``; default 3
+    players).
 
     >>> runs = simulate(500, 3, policy="greedy", seed=1)
     >>> runs.rules, runs.scores.shape
@@ -51,7 +58,10 @@ def simulate(n_games: int, players: int | str | CardRules = 3, **options: Any) -
     """
     from ..batch import simulate as run
 
-    return cast("Playouts", run(n_games, players, game="cards", **options))
+    if "game" in arguments:
+        raise TypeError("genial.cards.simulate() plays the card game: it takes no game=")
+    arguments["game"] = "cards"
+    return run(n_games, rules, **arguments)
 
 
 def match(n_matches: int, **options: Any) -> MatchResult:

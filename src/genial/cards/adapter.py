@@ -3,14 +3,14 @@ kernel state every game of a batch starts from, the kernel call, and records fro
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
+from types import MappingProxyType
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
 import numpy.typing as npt
 
-from ..errors import GenialError, excerpt
-from ..policies import kernel_codes, parse_policies
+from ..policies import DEFAULT_EPSILON, kernel_codes, parse_policies
 from . import _kernel
 from .game import CardGame
 from .moves import MOVES
@@ -29,26 +29,22 @@ class CardAdapter:
     name = "cards"
     row_dtype: np.dtype[Any] = _kernel.ROW_DTYPE
     log_dtype: np.dtype[Any] = _kernel.LOG_DTYPE
+    options: Mapping[str, Any] = MappingProxyType({"epsilon": DEFAULT_EPSILON})
+    """``simulate(..., options=...)`` of the card game: ``epsilon``, the epsilon of
+    ``"epsilon-greedy"`` seats without a parameter of their own."""
 
     def check(
         self,
         rules: CardRules,
         *,
         policy: str | Sequence[str],
+        start: str | None,
         epsilon: float,
-        start: CardGame | str | None,
-        openings: Sequence[Any],
     ) -> dict[str, Any]:
-        """A batch's card-game arguments, checked: the ``BatchSpec`` fields they give."""
-        if openings:
-            raise GenialError("openings: forced first placements are a board-game option")
+        """A batch's card-game arguments, checked (``start``: the checked position text, or
+        None): the ``BatchSpec`` fields they give (no forced openings in this game)."""
         names, epsilons = parse_policies(policy, rules.players, epsilon, search=False)
-        return {
-            "policies": names,
-            "epsilons": epsilons,
-            "start": _check_start(start, rules),
-            "openings": (),
-        }
+        return {"policies": names, "epsilons": epsilons, "openings": ()}
 
     def start(self, spec: BatchSpec) -> tuple[_kernel.Cards, bool]:
         if spec.start is not None:
@@ -85,33 +81,9 @@ class CardAdapter:
         return CardGame.from_record(record)
 
 
-def _check_start(start: CardGame | str | None, rules: CardRules) -> str | None:
-    if start is None:
-        return None
-    if isinstance(start, CardGame):
-        game = start
-    elif isinstance(start, str):
-        game = CardGame.from_text(start)
-    else:
-        raise GenialError(f"start: a CardGame or a position text, got {excerpt(start)}")
-    if game.rules != rules:
-        raise GenialError(f"start is a position of {game.rules!r}, not of {rules!r}")
-    if game.is_over:
-        raise GenialError("start: the game is already over")
-    return game.to_text()
-
-
-def card_rules(
-    players: Any = 3,
-    *,
-    teams: bool = False,
-    tournament: bool = False,
-    tiles: str = "standard",
-    rules: Any = None,
-) -> CardRules:
-    """The registry's rules namer for the card game (the board-game variants do not apply)."""
-    if teams or tournament or tiles != "standard":
-        raise GenialError("teams, tournament and tiles are board-game options")
+def card_rules(players: Any = 3, *, rules: Any = None) -> CardRules:
+    """The registry's rules namer for the card game: ``CardRules.of`` (a player count, a token
+    such as ``"c3:50"``, or a ``CardRules``)."""
     return CardRules.of(players, rules=rules)
 
 

@@ -99,10 +99,9 @@ def match(
     rules = CardRules(players, turn_cap=turn_cap)
     games = simulate(
         n * r,
-        game="cards",
-        rules=rules,
+        rules,
         policy=policy,
-        epsilon=epsilon,
+        options={"epsilon": epsilon},
         seed=seed,
         workers=workers,
         progress=progress,

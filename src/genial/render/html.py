@@ -44,7 +44,7 @@ def summary_html(summary: Summary) -> str:
     """
     s = summary
     caption = f"{s.games:,} games, rules {s.rules}, policies {', '.join(s.policies)}"
-    foot = f"{s.moves_label} per game {_num(s.mean_placements, 1)}, turns {_num(s.mean_turns, 1)}"
+    foot = f"{s.moves_label} per game {_num(s.mean_plays, 1)}, turns {_num(s.mean_turns, 1)}"
     if s.seconds:
         foot += f"; {s.games / s.seconds:,.0f} games/s"
     if s.players == 1:
