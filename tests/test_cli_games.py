@@ -14,7 +14,6 @@ import pytest
 import genial
 from genial import registry
 from genial.cards import CardGame
-from genial.cards.adapter import CARDS_ADAPTER, card_rules
 from genial.cli import VERBS, build_parser, main
 
 from .test_cli import assert_one_line, run
@@ -199,26 +198,21 @@ def test_every_option_of_the_card_game_shows_its_default(
 
 
 def test_a_game_without_a_command_line_module_plays_its_default_rules(
-    capsys: pytest.CaptureFixture[str],
+    capsys: pytest.CaptureFixture[str], toy_game: registry.GameEntry
 ) -> None:
-    """A game whose entry names no ``cli`` module still has play, simulate, analyse, arena and
-    replay, with the game's default rules and no options of its own."""
-    toy = registry.GameEntry(
-        name="toy", title="a toy game", game=CardGame, rules=card_rules, adapter=CARDS_ADAPTER
-    )
-    registry.register(toy)
-    try:
-        code, out, err, _ = run(
-            ["simulate", "--game", "toy", "--games", "40", "--seed", "2"], capsys
-        )
-        assert code == 0, err
-        assert "40 games, rules c3" in out
-        code, _, err, _ = run(["openings", "--game", "toy"], capsys)
-        assert code == 2 and "the game 'toy' has no openings" in assert_one_line(err, "openings")
-        code, _, err, _ = run(["toy", "play", "--seed", "1", "--quiet"], capsys)
-        assert code == 0, err
-    finally:
-        registry.unregister("toy")
+    """A game whose entry names no ``cli`` module (the tests' toy game, Pig) still has play,
+    simulate, analyse, arena and replay, with the game's default rules and no options of its
+    own."""
+    assert toy_game.cli is None
+    code, out, err, _ = run(["simulate", "--game", "toy", "--games", "40", "--seed", "2"], capsys)
+    assert code == 0, err
+    assert "40 games, rules pig2" in out
+    code, _, err, _ = run(["openings", "--game", "toy"], capsys)
+    assert code == 2 and "the game 'toy' has no openings" in assert_one_line(err, "openings")
+    code, _, err, _ = run(["simulate", "--game", "toy", "--tiles", "travel"], capsys)
+    assert code == 2 and "not options of --game toy" in assert_one_line(err, "simulate")
+    code, _, err, _ = run(["toy", "play", "--seed", "1", "--quiet"], capsys)
+    assert code == 0, err
 
 
 def test_the_command_line_names_no_game() -> None:

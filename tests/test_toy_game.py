@@ -22,6 +22,7 @@ import pytest
 
 import genial
 from genial import GenialError
+from genial.batch import Scheduler
 from genial.errors import IllegalMoveError, PositionError, RecordError, RulesError
 from genial.registry import GameEntry, entry, entry_of, games, make, register, unregister
 
@@ -306,7 +307,7 @@ def test_simulate_on_a_dask_cluster() -> None:
     ):
         client.run(_register_toy)
         dask = genial.simulate(
-            40, game="toy", policy="greedy", seed=9, records=True, backend="dask", address=client
+            40, game="toy", policy="greedy", seed=9, records=True, backend=Scheduler(client)
         )
     assert dask.rows.tobytes() == serial.rows.tobytes()
     assert dask.record(3) == serial.record(3)
@@ -321,26 +322,27 @@ def _register_toy() -> None:
 # -- the layers that do not take a third game yet ---------------------------------------------
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="Playouts.summary() reads the board/cards columns scores (a colour axis), bonus and "
-    "swaps and the rules' counter_sets, teams and cap; no hook of the adapter summarises rows",
-)
 def test_summary() -> None:
-    runs = genial.simulate(30, game="toy", policy=("greedy", "random"), seed=2)
+    """A game without colour scores gets the win rates, intervals and lengths."""
+    runs = genial.simulate(200, game="toy", policy=("greedy", "random"), seed=2)
     summary = runs.summary()
-    assert summary.games == 30 and summary.win_rate[0] > 0.5
+    assert summary.games == 200 and summary.colours == 0
+    assert summary.wins.sum() + summary.shared_first == 200
+    assert summary.win_rate[0] > 0.5 and summary.win_rate_lo[0] < summary.win_rate[0]
+    assert summary.mean_plays == runs.column("moves").mean()
+    text = str(summary)
+    assert text.startswith("200 games, rules pig2") and "greedy" in text and "lowest" not in text
+    with pytest.raises(GenialError, match="no colour scores"):
+        _ = runs.lowest
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="Playouts.to_pandas() reads scores[:, :, c] for the colours RGBOYP and the rules' "
-    "team_of; the toy's rows have per-seat points",
-)
 def test_to_pandas() -> None:
     pytest.importorskip("pandas")
-    frame = genial.simulate(10, game="toy", seed=2).to_pandas()
-    assert len(frame) == 20
+    runs = genial.simulate(10, game="toy", seed=2)
+    frame = runs.to_pandas()
+    assert len(frame) == 20 and "score_R" not in frame and "lowest" not in frame
+    assert frame["points"].tolist() == runs.column("points").reshape(-1).tolist()
+    assert frame["won"].sum() == (runs.winner >= 0).sum()
 
 
 @pytest.mark.xfail(
@@ -370,12 +372,6 @@ def test_arena() -> None:
     assert result.games == 40 and result.elo[0] > result.elo[1]
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="the command line has no --game option: _game() is 'cards' for the cards "
-    "subcommand, else 'board', and _rules() builds Rules or CardRules (and simulate prints "
-    "Playouts.summary(), which the toy's rows cannot give yet: test_summary)",
-)
 def test_command_line_simulate(capsys: pytest.CaptureFixture[str]) -> None:
     from genial.cli import main
 

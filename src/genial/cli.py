@@ -546,11 +546,14 @@ def _play(args: argparse.Namespace, session: _Session) -> int:
     picture = _output("--svg", args.svg, SVG) if args.svg is not None else None
     session.outputs = [out for out in (record, picture) if out]
     game = make(args.game, rules=rules, seed=args.seed)
+    step = 0
     while not game.is_over:
-        player, turn = game.current_player, game.turn
+        player, turn = game.current_player, getattr(game, "turn", step)
         move = game.choose(policies[player], epsilon=args.epsilon)
-        gains = game.gains(move) if move.kind in ("place", "play") else None
+        scoring = getattr(move, "kind", None) in ("place", "play") and hasattr(game, "gains")
+        gains = game.gains(move) if scoring else None
         game.play(move)
+        step += 1
         if not args.quiet:
             extra = f"  +{gains[0]}/+{gains[1]}" if gains else ""
             session.say(f"turn {turn:>3}  player {player} ({policies[player]}): {move}{extra}")
@@ -580,22 +583,33 @@ def _is_directory_path(path: str) -> bool:
     return os.path.isdir(path) and not os.path.splitext(os.path.basename(path))[1]
 
 
-def _run_simulate(args: argparse.Namespace, rules: Any, **where: Any) -> Any:
-    """The one call of ``genial.batch.simulate`` (``where``: ``out``, ``overwrite``, ``resume``,
-    ``address``)."""
-    from .batch import simulate
+def _run_simulate(
+    args: argparse.Namespace,
+    rules: Any,
+    *,
+    out: Any = None,
+    overwrite: bool = False,
+    resume: bool = False,
+    address: Any = None,
+) -> Any:
+    """The one call of ``genial.batch.simulate``."""
+    from .batch import Output, simulate
+    from .batch.run import scheduled
 
+    options: dict[str, Any] = {}
+    if "epsilon" in getattr(entry(args.game).adapter, "options", ()):
+        options["epsilon"] = args.epsilon
     return simulate(
         args.games,
-        rules=rules,
+        rules,
         game=args.game,
         policy=_policy(args, "random"),
         seed=args.seed,
         workers=_workers(args),
         progress=_progress(args),
-        epsilon=args.epsilon,
-        backend=args.backend,
-        **where,
+        options=options,
+        backend=scheduled(args.backend, address),
+        out=None if out is None else Output(out, overwrite=overwrite, resume=resume),
     )
 
 

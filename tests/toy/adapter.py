@@ -48,6 +48,10 @@ class ToyAdapter:
     )
     log_dtype: np.dtype[Any] = np.dtype([("steps", "u1", (MOVE_CAP,)), ("length", "<i2")])
 
+    per_seat: frozenset[str] = frozenset({"points", "ranks"})
+    """The row columns with a seat axis (``Playouts.column`` cuts them to the seats)."""
+    colours = ""
+    """The toy's points have no colours: its batch summary gives win rates and lengths."""
     options: Mapping[str, Any] = MappingProxyType({"epsilon": DEFAULT_EPSILON})
     """The toy's own options of a batch, with their defaults: ``epsilon``, the epsilon of
     ``"epsilon-greedy"`` seats without a parameter of their own."""

@@ -50,8 +50,9 @@ class Summary:
     lowest_counts: npt.NDArray[np.int64]  # (entries, cap + 1): games by final lowest counter
     rules: str = "2"
     seconds: float | None = None
-    moves_label: str = "placements"  # what mean_plays counts: "placements", or "plays" (cards)
+    moves_label: str = "placements"  # what mean_plays counts: "placements", "plays" or "moves"
     truncated: int = 0  # games stopped by a turn cap (the card game's), not by the rules' end
+    colours: int = 6  # the colours of a seat's scores; 0: a game without them (no lowest colour)
 
     @property
     def mean_placements(self) -> float:
@@ -80,7 +81,9 @@ class Summary:
                 f"({self.shared_first / max(self.games, 1):.1%})"
             )
         rows = [head]
-        if solo:
+        if not self.colours:  # a game without colour scores: the win rates alone
+            rows.append("                  policy            win rate  95% interval")
+        elif solo:
             rows.append(
                 "        policy            result = lowest counter: mean    sd"
                 "   5%  25%  50%  75%  95%"
@@ -92,6 +95,12 @@ class Summary:
             )
         for s, label in enumerate(self.labels):
             q = self.lowest_quantiles[s]
+            if not self.colours:
+                rows.append(
+                    f"{label:<17} {self.policies[s]:<16}  {self.win_rate[s]:7.2%}  "
+                    f"[{self.win_rate_lo[s]:6.2%}, {self.win_rate_hi[s]:6.2%}]"
+                )
+                continue
             if solo:
                 rows.append(
                     f"{label:<7} {self.policies[s]:<16}  {' ' * 24}{self.mean_lowest[s]:6.2f} "
@@ -196,7 +205,7 @@ class Playouts:
                 f"{', '.join(names)}"
             )
         values: npt.NDArray[Any] = self.rows[name]
-        if values.ndim > 1 and name in _PER_SEAT:
+        if values.ndim > 1 and name in self._per_seat():
             return values[:, : self.players]
         return values
 
@@ -238,9 +247,19 @@ class Playouts:
 
     @property
     def lowest(self) -> npt.NDArray[np.uint8]:
-        """Each seat's lowest counter, shape (n, players)."""
+        """Each seat's lowest counter, shape (n, players) (a game whose scores have colours)."""
+        if not self._colours():
+            raise GenialError(f"the {self.spec.game} game's results have no colour scores")
         lowest: npt.NDArray[np.uint8] = self.scores.min(axis=2)
         return lowest
+
+    def _per_seat(self) -> frozenset[str]:
+        """The names of the columns with a seat axis (the adapter's ``per_seat``)."""
+        return frozenset(getattr(entry(self.spec.game).adapter, "per_seat", ()))
+
+    def _colours(self) -> str:
+        """The letters of the score colours (the adapter's ``colours``; "" for none)."""
+        return str(getattr(entry(self.spec.game).adapter, "colours", ""))
 
     @property
     def records(self) -> list[dict[str, Any]] | None:
@@ -307,11 +326,15 @@ class Playouts:
         wins for no seat (``shared_first`` counts them).
         """
         rules = self.rules
-        n, p = len(self), rules.counter_sets
+        n, p = len(self), int(getattr(rules, "counter_sets", self.players))
         wins = np.array([(self.winner == s).sum() for s in range(p)], dtype=np.int64)
         lo, hi = wilson_interval(wins, n)
-        lowest = self.lowest[:, :p].astype(np.float64)
+        colours = len(self._colours())
         empty = n == 0
+        nan = np.full(p, np.nan)
+        if not colours:
+            return self._plain_summary(n, p, wins, lo, hi)
+        lowest = self.lowest[:, :p].astype(np.float64)
         if rules.teams:
             labels = tuple(f"team {t} (seats {t}+{t + 2})" for t in range(p))
             policies = tuple(
@@ -320,7 +343,6 @@ class Playouts:
         else:
             labels = tuple(f"seat {s}" for s in range(p))
             policies = self.policies[:p]
-        nan = np.full(p, np.nan)
         return Summary(
             games=n,
             players=self.players,
@@ -353,6 +375,39 @@ class Playouts:
             truncated=int(self.truncated.sum()),
         )
 
+    def _plain_summary(
+        self, n: int, p: int, wins: npt.NDArray[np.int64], lo: Any, hi: Any
+    ) -> Summary:
+        """The summary of a game whose scores have no colours: win rates and game lengths."""
+        nan, empty = np.full(p, np.nan), n == 0
+        names = self.rows.dtype.names or ()
+        moves = self.column("moves") if "moves" in names else self.turns
+        return Summary(
+            games=n,
+            players=self.players,
+            policies=self.policies[:p],
+            labels=tuple(f"seat {s}" for s in range(p)),
+            wins=wins,
+            shared_first=int((self.winner == -1).sum()),
+            win_rate=wins / n if n else nan,
+            win_rate_lo=np.atleast_1d(lo),
+            win_rate_hi=np.atleast_1d(hi),
+            mean_lowest=nan,
+            std_lowest=nan,
+            lowest_quantiles=np.full((p, 5), np.nan),
+            mean_scores=np.zeros((p, 0)),
+            mean_plays=float(moves.mean()) if not empty else math.nan,
+            mean_turns=float(self.turns.mean()) if not empty else math.nan,
+            mean_bonus=nan,
+            mean_swaps=nan,
+            lowest_counts=np.zeros((p, 0), dtype=np.int64),
+            rules=str(self.rules),
+            seconds=self.seconds,
+            moves_label="moves",
+            truncated=int(self.truncated.sum()),
+            colours=0,
+        )
+
     def _plays(self) -> npt.NDArray[Any]:
         """Tiles placed per game, or cards played (the card game's rows count them per seat)."""
         if "placements" in (self.rows.dtype.names or ()):
@@ -382,7 +437,8 @@ class Playouts:
                 "Playouts.to_pandas needs pandas: pip install 'genial-sim[pandas]'"
             ) from None
         n, p = len(self), self.players
-        team_of = np.array([self.rules.team_of(s) for s in range(p)])
+        seat_team = getattr(self.rules, "team_of", None)
+        team_of = np.array([seat_team(s) if seat_team else s for s in range(p)])
         columns: dict[str, Any] = {
             "game": np.repeat(self.game, p),
             "seat": np.tile(np.arange(p, dtype=np.int8), n),
@@ -390,15 +446,18 @@ class Playouts:
             "rank": self.ranks.reshape(-1),
             "won": (self.winner[:, None] == team_of[None, :]).reshape(-1),
         }
-        for c, letter in enumerate("RGBOYP"):
-            columns[f"score_{letter}"] = self.scores[:, :, c].reshape(-1)
-        columns["lowest"] = self.lowest.reshape(-1)
+        colours = self._colours()
+        if colours:
+            for c, letter in enumerate(colours):
+                columns[f"score_{letter}"] = self.scores[:, :, c].reshape(-1)
+            columns["lowest"] = self.lowest.reshape(-1)
         names = self.rows.dtype.names or ()
+        per_seat = self._per_seat()
         for name in names:  # the game's other per-seat columns, then its per-game ones
-            if name in _PER_SEAT and name not in ("scores", "ranks"):
+            if name in per_seat and name not in ("scores", "ranks"):
                 columns[name] = self.column(name).reshape(-1)
         for name in names:
-            if name not in _PER_SEAT and name != "winner":
+            if name not in per_seat and name != "winner":
                 columns[name] = np.repeat(self.column(name), p)
         return pd.DataFrame(columns)
 
@@ -433,5 +492,3 @@ class Playouts:
         assert logs is not None
         return adapter.replay(adapter.records(self.spec, logs[offset : offset + 1])[0])
 
-
-_PER_SEAT = frozenset({"scores", "ranks", "bonus", "swaps", "opening", "plays"})

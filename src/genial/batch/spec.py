@@ -308,6 +308,13 @@ class GameAdapter(Protocol):
     options: Mapping[str, Any]
     """The game's own options of ``simulate(..., options={...})``, with their defaults (the
     board game: ``{"epsilon": 0.1, "openings": ()}``)."""
+    per_seat: frozenset[str]
+    """The row columns with a seat axis first (``Playouts.column`` cuts them to the seats);
+    rows must have ``ranks`` (per seat), ``winner``, ``turns`` and ``truncated``."""
+    colours: str
+    """The letters of the colours of a ``scores`` column of shape (seats, colours), a seat's
+    result being its lowest colour (the two Ingenious games); ``""``: the game has no such
+    column, and ``Playouts.summary()`` gives win rates and game lengths only."""
 
     def play(
         self,

@@ -30,6 +30,11 @@ class BoardAdapter:
     name = "board"
     row_dtype: np.dtype[Any] = _core.ROW_DTYPE
     log_dtype: np.dtype[Any] = _core.LOG_DTYPE
+    per_seat: frozenset[str] = frozenset({"scores", "ranks", "bonus", "swaps", "opening"})
+    """The row columns with a seat axis (``Playouts.column`` cuts them to the seats)."""
+    colours: str = "RGBOYP"
+    """The letters of the colours of the ``scores`` column's last axis (a seat's result is its
+    lowest colour, RULES §3.7)."""
     options: Mapping[str, Any] = MappingProxyType({"epsilon": DEFAULT_EPSILON, "openings": ()})
     """``simulate(..., options=...)`` of the board game: ``epsilon``, the epsilon of
     ``"epsilon-greedy"`` seats without a parameter of their own; ``openings``, the first

@@ -29,6 +29,11 @@ class CardAdapter:
     name = "cards"
     row_dtype: np.dtype[Any] = _kernel.ROW_DTYPE
     log_dtype: np.dtype[Any] = _kernel.LOG_DTYPE
+    per_seat: frozenset[str] = frozenset({"scores", "ranks", "plays", "bonus", "swaps"})
+    """The row columns with a seat axis (``Playouts.column`` cuts them to the seats)."""
+    colours: str = "RGBOYP"
+    """The letters of the colours of the ``scores`` column's last axis (a seat's result is its
+    lowest marker, RULES §5)."""
     options: Mapping[str, Any] = MappingProxyType({"epsilon": DEFAULT_EPSILON})
     """``simulate(..., options=...)`` of the card game: ``epsilon``, the epsilon of
     ``"epsilon-greedy"`` seats without a parameter of their own."""
