@@ -477,7 +477,7 @@ def test_batches_that_cannot_fit_are_refused_before_anything_is_allocated(
     once (it used to reserve the memory and meet the out-of-memory killer): nothing allocated
     (traced by tracemalloc, which sees numpy's arrays), no chunk played. (No clock: a busy
     machine would make it lie.)"""
-    run = importlib.import_module("genial.batch.run")
+    run = importlib.import_module("genial.batch.chunks")
     monkeypatch.setattr(run, "run_chunk", lambda *args: pytest.fail("a chunk was played"))
     for n, records in ((10**12, False), (10**9, False), (10**8, True)):
         tracemalloc.start()

@@ -34,12 +34,12 @@ from .processes import genial_process
 
 LONG_SIMULATE = ["simulate", "--games", "100000000", "--policy", "greedy", "--no-progress"]
 LONG_OPENINGS = ["openings", "--games-per-opening", "100000", "--workers", "1", "--no-progress"]
-RUN = importlib.import_module("genial.batch.run")  # (genial.batch.run is also a function)
+RUN = importlib.import_module("genial.batch.chunks")  # the chunk loop simulate plays through
 
 
 def run(argv: list[str], capsys: pytest.CaptureFixture[str]) -> tuple[int, str, str, int]:
     """``main(argv)`` here: its status, stdout, stderr, and the games it began: chunks of a
-    batch (``genial.batch.run.run_chunk``, which simulate and openings play through) and games
+    batch (``genial.batch.chunks.run_chunk``, which simulate and openings play through) and games
     of ``play`` (``genial.cli.make``). A refused command began none: its checks came before any
     game, which no clock can tell on a busy machine (the long runs above take hours)."""
     began: list[object] = []

@@ -24,7 +24,7 @@ from genial.errors import excerpt
 
 distributed = pytest.importorskip("distributed")
 pd = pytest.importorskip("pandas")
-RUN = importlib.import_module("genial.batch.run")  # (genial.batch.run is also a function)
+RUN = importlib.import_module("genial.batch.chunks")  # the chunk loop simulate plays through
 BACKENDS = importlib.import_module("genial.batch.backends")
 
 

@@ -21,7 +21,7 @@ from genial.batch import CHUNK, SEARCH_CHUNK, Dataset, Output, open_dataset
 pa = pytest.importorskip("pyarrow")
 pq = pytest.importorskip("pyarrow.parquet")
 pd = pytest.importorskip("pandas")
-RUN = importlib.import_module("genial.batch.run")  # (genial.batch.run is also a function)
+RUN = importlib.import_module("genial.batch.chunks")  # the chunk loop simulate plays through
 DATASET = importlib.import_module("genial.batch.dataset")
 
 

@@ -30,7 +30,7 @@ from genial import GenialError, simulate
 from genial.batch import CHUNK, DatasetError, Output, Scheduler, open_dataset, prepare
 
 pa = pytest.importorskip("pyarrow")
-RUN = importlib.import_module("genial.batch.run")  # (genial.batch.run is also a function)
+RUN = importlib.import_module("genial.batch.chunks")  # the chunk loop simulate plays through
 DATASET = importlib.import_module("genial.batch.dataset")
 SPEC = importlib.import_module("genial.batch.spec")
 

@@ -21,14 +21,6 @@ PACKAGE = Path(genial.__file__).parent
 KERNELS = sorted({p.name.split(".")[0] for p in PACKAGE.rglob("*.pyx")})
 _KERNEL_IMPORT = re.compile(r"\b(" + "|".join(map(re.escape, KERNELS)) + r")\b")
 
-KNOWN_CYCLES: set[frozenset[str]] = {
-    # simulate(out=...) imports dataset.write inside the function, and dataset imports run:
-    # to go when the batch layer breaks it (issue 18)
-    frozenset({"genial.batch.dataset", "genial.batch.run"}),
-}
-"""Cycles not broken yet: each must still exist (remove it here once it is broken)."""
-
-
 def import_graph() -> dict[str, set[str]]:
     """Module -> the modules it imports (anywhere in its text), without the kernels' imports."""
     graph = grimp.build_graph("genial", exclude_type_checking_imports=True, cache_dir=None)
@@ -130,7 +122,4 @@ def test_the_graph_sees_function_level_imports_but_not_type_checking_ones() -> N
 def test_no_import_cycle() -> None:
     found = cycles(import_graph())
     shown = "\n".join(" -> ".join(cycle) for cycle in found)
-    unknown = [c for c in found if frozenset(c) not in KNOWN_CYCLES]
-    assert not unknown, f"import cycles (function-level imports included):\n{shown}"
-    gone = KNOWN_CYCLES - {frozenset(c) for c in found}
-    assert not gone, f"broken now, remove from KNOWN_CYCLES: {sorted(map(sorted, gone))}"
+    assert not found, f"import cycles (function-level imports included):\n{shown}"

@@ -325,7 +325,7 @@ def test_an_analysis_too_big_for_memory_is_refused_up_front(
     import importlib
     import tracemalloc
 
-    run = importlib.import_module("genial.batch.run")
+    run = importlib.import_module("genial.batch.chunks")
     monkeypatch.setattr(run, "run_chunk", lambda *args: pytest.fail("a chunk was played"))
     tracemalloc.start()
     try:

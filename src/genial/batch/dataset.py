@@ -65,8 +65,8 @@ from ..registry import entry
 from ..seeds import MAX_SEED_BITS, seed_words
 from ..stats import wilson_interval
 from .backends import connect, import_distributed
+from .chunks import MAX_GAMES, Work, check_memory, play_chunks
 from .results import Playouts, Summary
-from .run import MAX_GAMES, Work, check_memory, play_chunks
 from .spec import BatchSpec, Chunk, Plan, check_fields
 
 try:

@@ -31,7 +31,7 @@ import numpy as np
 
 from ..batch import Playouts, prepare, run_many, simulate
 from ..batch.backends import checked_backend
-from ..batch.run import check_memory
+from ..batch.chunks import check_memory
 from ..errors import GenialError, excerpt
 from ..policies import canonical, parse_policies
 from ..registry import entry
