@@ -102,7 +102,9 @@ class Core:
     def first_round_ok(self, edge: int) -> bool: ...
     def swap_allowed(self) -> bool: ...
     def is_free_edge(self, edge: int) -> bool: ...
-    def gains(self, edge: int, c0: int, c1: int) -> tuple[int, int]: ...
+    def gains(self, action: int) -> tuple[int, int]:
+        """Points each half of placement ``action`` would score now, before the cap (the tile
+        need not be on the rack); ``ValueError`` unless ``0 <= action < ACTION_SWAP``."""
     def deal(
         self,
         bit_generator: np.random.BitGenerator | None = None,
@@ -166,13 +168,16 @@ def run_chunk(
     search: npt.NDArray[Any] | None = None,
     forced_each: npt.NDArray[np.int16] | None = None,
 ) -> None:
-    """Play ``len(rows)`` games from ``start`` without the GIL, one result row each.
+    """Play ``len(rows)`` games from ``start`` without the GIL, one result row each (the batch
+    engine of ``genial/_batch.pxi``, the card kernel's too: the same arguments and checks).
 
-    ``view_seat >= 0`` determinises every game for that seat before it is played (after the
-    deal, if ``deal``): as ``Core.redeal``, from the ``chance`` stream, so the games depend only
-    on what that seat knows (its rack, the board, the counters, the rack sizes) and the streams.
-    With it, ``logs`` must be ``None`` and forced placements may only be ``view_seat``'s;
-    ``ValueError`` otherwise, or for a seat outside the game.
+    ``forced_seats``/``forced_actions``: actions every game makes, each at the next decision of
+    its seat of its kind (a placement, or swap/keep at a swap decision); ``ValueError`` if one
+    is not legal then. ``view_seat >= 0`` determinises every game for that seat before it is
+    played (after the deal, if ``deal``): as ``Core.redeal``, from the ``chance`` stream, so the
+    games depend only on what that seat knows (its rack, the board, the counters, the rack
+    sizes) and the streams. With it, ``logs`` must be ``None`` and forced placements may only be
+    ``view_seat``'s; ``ValueError`` otherwise, or for a seat outside the game.
 
     ``policies`` holds a ``POLICIES`` code per seat; a seat whose code is ``"mc"`` or
     ``"mcts"`` reads its parameters from ``search`` (``SEARCH_DTYPE``, one entry per seat),

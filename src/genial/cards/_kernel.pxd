@@ -85,10 +85,8 @@ cdef struct CardLog:
 
 cdef class Cards:
     cdef CState st
-    cdef object _run(self, int action, object bit_generator, object script)
-    cdef int _step(self, CState *st, int action, Draws *ds) noexcept nogil
 
-cdef int check_cstate(const CState *st) except -1   # ValueError unless the kernel can act on st
+cdef int check_state(const CState *st) except -1   # ValueError unless the kernel can act on st
 
 # the rules, for other kernels (genial.cards._vector): the same functions every entry point uses
 cdef bint is_legal(CState *st, int action) noexcept nogil

@@ -93,7 +93,7 @@ def run_chunk(
     start: Cards,
     chance: np.random.BitGenerator,
     policy: np.random.BitGenerator,
-    deal_first: bool,
+    deal: bool,
     policies: npt.NDArray[np.uint8],
     epsilons: npt.NDArray[np.float64],
     rows: npt.NDArray[Any],
@@ -101,9 +101,12 @@ def run_chunk(
     forced_seats: npt.NDArray[np.int16] | None = None,
     forced_actions: npt.NDArray[np.int16] | None = None,
     view_seat: int = -1,
+    search: None = None,
     forced_each: npt.NDArray[np.int16] | None = None,
 ) -> None:
-    """Play ``len(rows)`` games from ``start`` without the GIL, one result row each.
+    """Play ``len(rows)`` games from ``start`` without the GIL, one result row each (the batch
+    engine of ``genial/_batch.pxi``, the board kernel's too: the same arguments and checks;
+    ``search`` must be ``None``, the card game has no search policies).
 
     ``forced_seats``/``forced_actions``: actions every game makes, each at the next decision of
     its seat of its kind (a play, or swap/keep at a swap decision); ``ValueError`` if one is not
