@@ -154,8 +154,11 @@ cdef struct Policy:
 # ---------------------------------------------------------------------------------------------
 # the kernel's face (checked entry points are the methods of Core)
 
-cdef class Core:
+cdef class _State:              # snapshots, pickling (genial/_state.pxi)
     cdef State st
+
+cdef class Core(_State):
+    pass
 
 cdef int check_state(const State *st) except -1   # ValueError unless the kernel can act on st
 cdef bint is_fresh_board(const State *st) noexcept nogil   # no tile placed

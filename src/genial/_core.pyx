@@ -51,6 +51,7 @@ from genial._common cimport (
     select64,
 )
 from genial._checks cimport check_bag, read_policies, small_int
+from genial._ranking cimport rank_key
 
 import numpy as np
 
@@ -583,30 +584,12 @@ cdef int legal_actions(State *st, int32_t *out) noexcept nogil:
     return n
 
 
-cdef uint64_t rank_key(State *st, int k) noexcept nogil:
-    """Counters of set ``k`` sorted ascending, packed so that a larger key ranks higher (§3.7)."""
-    cdef uint8_t v[NCOL]
-    cdef int i, j
-    cdef uint8_t x
-    cdef uint64_t key = 0
-    for i in range(NCOL):
-        x = st.score[k][i]
-        j = i
-        while j > 0 and v[j - 1] > x:
-            v[j] = v[j - 1]
-            j -= 1
-        v[j] = x
-    for i in range(NCOL):
-        key = (key << 8) | v[i]
-    return key
-
-
 cdef void ranks(State *st, int16_t *out) noexcept nogil:
     """Competition ranks per seat: the number of seats with a strictly better counter vector."""
     cdef uint64_t key[MAXP]
     cdef int i, j
     for i in range(st.rules.players):
-        key[i] = rank_key(st, st.rules.counter_of[i])
+        key[i] = rank_key(st.score[st.rules.counter_of[i]])
     for i in range(st.rules.players):
         out[i] = 0
         for j in range(st.rules.players):
@@ -1575,6 +1558,8 @@ ITEM_TEXT = TILES
 
 cdef enum:
     MAX_DRAWS = BAG_CAP         # one call draws at most the whole bag
+    SWAP_ACTION = ACT_SWAP      # (and the batch engine's: swap, keep and the actions' count)
+    N_ACTIONS = ACT_SIZE
 
 
 cdef inline void sort_pile(State *st) noexcept nogil:
@@ -1590,7 +1575,7 @@ cdef int no_source(State *st, Draws *ds, uint8_t *buf) except -1:
 include "genial/_state.pxi"
 
 
-cdef class Core:
+cdef class Core(_State):
     """A game state of the kernel, with checked entry points for the Python layer.
 
     Made empty (board empty, bag full, nobody dealt: call :meth:`deal`) under rules that are all
@@ -1636,30 +1621,6 @@ cdef class Core:
         memcpy(&other.st, &self.st, sizeof(State))
         return other
 
-    def __copy__(self):
-        return self.copy()
-
-    def __deepcopy__(self, memo):
-        return self.copy()
-
-    def snapshot(self):
-        """The whole state as bytes (for undo and pickling)."""
-        return (<char *>&self.st)[:sizeof(State)]
-
-    def restore(self, bytes data not None):
-        """Set the whole state from :meth:`snapshot` bytes, checked as ``check_state`` does
-        (``ValueError`` naming what is wrong; the state is then unchanged)."""
-        restore_state(&self.st, data)
-
-    @staticmethod
-    def from_snapshot(bytes data not None):
-        cdef Core core = Core.__new__(Core)
-        core.restore(data)
-        return core
-
-    def __reduce__(self):
-        return (Core.from_snapshot, (self.snapshot(),))
-
     def __eq__(self, other):
         return isinstance(other, Core) and self.snapshot() == other.snapshot()
 
@@ -1669,18 +1630,6 @@ cdef class Core:
     @property
     def players(self):
         return self.st.rules.players
-
-    @property
-    def current(self):
-        return self.st.current
-
-    @property
-    def phase(self):
-        return self.st.phase
-
-    @property
-    def bonus(self):
-        return self.st.bonus
 
     @property
     def turn(self):
@@ -1745,12 +1694,6 @@ cdef class Core:
         return np.array([out[i] for i in range(self.st.rules.players)], dtype=np.int64)
 
     # -- moves -----------------------------------------------------------------------------------
-    def legal_actions(self):
-        out = np.empty(ACT_SIZE, dtype=np.int32)
-        cdef int32_t[::1] view = out
-        cdef int n = legal_actions(&self.st, &view[0])
-        return out[:n].copy()
-
     def action_mask(self):
         """A bool array of ``ACTION_SIZE``, True at the legal actions."""
         cdef int32_t ids[ACT_SIZE]
@@ -1761,9 +1704,6 @@ cdef class Core:
         for i in range(n):
             view[ids[i]] = 1
         return out
-
-    def is_legal(self, int action):
-        return illegal_reason(&self.st, action) == ILLEGAL_NONE
 
     def illegal_reason(self, int action):
         """``None`` if legal, else a word for why not (see ``ILLEGAL``)."""
@@ -1776,9 +1716,6 @@ cdef class Core:
     def first_round_ok(self, int edge):
         _check_edge(edge)
         return bool(first_round_ok(&self.st, edge, used_symbols(&self.st)))
-
-    def swap_allowed(self):
-        return bool(swap_allowed(&self.st))
 
     def is_free_edge(self, int edge):
         _check_edge(edge)
@@ -1796,17 +1733,6 @@ cdef class Core:
     def deal(self, bit_generator=None, script=None):
         """Fill every rack from the bag; return the drawn tile types."""
         return run_step(&self.st, -1, bit_generator, script)
-
-    def apply(self, int action, bit_generator=None, script=None):
-        """Apply a legal action; return the tile types drawn. Raises ValueError if illegal.
-
-        Draws come from ``bit_generator`` (a numpy BitGenerator) or, when ``script`` (a sequence
-        of tile type ids) is given, from the script, which must hold exactly the tiles drawn.
-        On any error the state is unchanged.
-        """
-        if not is_legal(&self.st, action):
-            raise ValueError(f"illegal action {action}")
-        return run_step(&self.st, action, bit_generator, script)
 
     def choose(self, str policy, object bit_generator, double epsilon=0.1, int iterations=0,
                str rollout="greedy", int top_k=0, double explore=0.7):
@@ -1941,10 +1867,6 @@ cdef class Core:
 
 ctypedef GameRow GRow
 ctypedef GameLog GLog
-
-cdef enum:
-    SWAP_ACTION = ACT_SWAP
-    N_ACTIONS = ACT_SIZE
 
 
 cdef inline int choose_seat(State *st, const Policy *pol, bitgen_t *rng) noexcept nogil:

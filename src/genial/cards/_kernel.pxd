@@ -83,8 +83,11 @@ cdef struct CardLog:
     int16_t n_draws
     uint8_t overflow            # 1 if the game did not fit (its record is incomplete)
 
-cdef class Cards:
+cdef class _State:              # snapshots, pickling (genial/_state.pxi)
     cdef CState st
+
+cdef class Cards(_State):
+    pass
 
 cdef int check_state(const CState *st) except -1   # ValueError unless the kernel can act on st
 

@@ -34,6 +34,7 @@ from genial._common cimport (
     rand_unit,
 )
 from genial._checks cimport check_bag, read_policies, small_int
+from genial._ranking cimport rank_key
 
 # ---------------------------------------------------------------------------------------------
 # tables
@@ -321,23 +322,6 @@ cdef int legal_actions(CState *st, int32_t *out) noexcept nogil:
     return n
 
 
-cdef uint64_t rank_key(const uint8_t *m) noexcept nogil:
-    cdef uint8_t v[NCOL]
-    cdef int i, j
-    cdef uint8_t x
-    cdef uint64_t key = 0
-    for i in range(NCOL):
-        x = m[i]
-        j = i
-        while j > 0 and v[j - 1] > x:
-            v[j] = v[j - 1]
-            j -= 1
-        v[j] = x
-    for i in range(NCOL):
-        key = (key << 8) | v[i]
-    return key
-
-
 cdef void ranks(CState *st, int16_t *out) noexcept nogil:
     """§3.7 on the markers; an instant winner (§5.7) first, the others below it."""
     cdef uint64_t key[MAXP]
@@ -605,6 +589,8 @@ ITEM_TEXT = _CARD_TEXT
 
 cdef enum:
     MAX_DRAWS = LOG_DRAWS       # one call draws at most this many (a deal, a play's refill)
+    SWAP_ACTION = A_SWAP        # (and the batch engine's: swap, keep and the actions' count)
+    N_ACTIONS = A_SIZE
 
 
 cdef inline void sort_pile(CState *st) noexcept nogil:
@@ -620,7 +606,7 @@ cdef int no_source(CState *st, Draws *ds, uint8_t *buf) except -1:
 include "genial/_state.pxi"
 
 
-cdef class Cards:
+cdef class Cards(_State):
     """A card-game state with checked entry points (``genial.cards.CardGame`` is its face).
 
     Made with every card in the deck and nobody dealt: ``deal`` next. Pickles as its bytes.
@@ -648,39 +634,10 @@ cdef class Cards:
         memcpy(&other.st, &self.st, sizeof(CState))
         return other
 
-    def snapshot(self):
-        return (<char *>&self.st)[:sizeof(CState)]
-
-    def restore(self, bytes data not None):
-        """Set the whole state from :meth:`snapshot` bytes, checked as ``check_state`` does
-        (``ValueError`` naming what is wrong; the state is then unchanged)."""
-        restore_state(&self.st, data)
-
-    @staticmethod
-    def from_snapshot(bytes data not None):
-        cdef Cards c = Cards.__new__(Cards)
-        c.restore(data)
-        return c
-
-    def __reduce__(self):
-        return (Cards.from_snapshot, (self.snapshot(),))
-
     # -- reading ------------------------------------------------------------------------------
     @property
     def players(self):
         return self.st.players
-
-    @property
-    def current(self):
-        return self.st.current
-
-    @property
-    def phase(self):
-        return self.st.phase
-
-    @property
-    def bonus(self):
-        return self.st.bonus
 
     @property
     def turns(self):
@@ -751,18 +708,7 @@ cdef class Cards:
         ranks(&self.st, out)
         return np.array([out[i] for i in range(self.st.players)], dtype=np.int64)
 
-    def swap_allowed(self):
-        return bool(swap_allowed(&self.st))
-
     # -- moves --------------------------------------------------------------------------------
-    def legal_actions(self):
-        cdef int32_t out[A_SIZE]
-        cdef int n = legal_actions(&self.st, out)
-        return np.array([out[i] for i in range(n)], dtype=np.int32)
-
-    def is_legal(self, int action):
-        return bool(is_legal(&self.st, action))
-
     def gains(self, int action):
         """How far play ``action`` (``0 <= action < ACTION_SWAP``) would advance the current
         player's two markers, in scoring order, by the same ``score_card`` the play uses (the
@@ -781,11 +727,6 @@ cdef class Cards:
         anything is dealt already. Returns the card types drawn."""
         _check_undealt(&self.st)
         return run_step(&self.st, -1, bit_generator, script)
-
-    def apply(self, int action, bit_generator=None, script=None):
-        if not is_legal(&self.st, action):
-            raise ValueError(f"illegal action {action}")
-        return run_step(&self.st, action, bit_generator, script)
 
     def choose(self, str policy, object bit_generator, double epsilon=0.1):
         if policy not in POLICIES:
@@ -898,10 +839,6 @@ cdef int _check_undealt(const CState *st) except -1:
 
 ctypedef CardRow GRow
 ctypedef CardLog GLog
-
-cdef enum:
-    SWAP_ACTION = A_SWAP
-    N_ACTIONS = A_SIZE
 
 cdef struct Policy:
     uint8_t kind                # POLICIES
