@@ -721,6 +721,31 @@ def test_vector_kernel_needs_its_games_started(kind: str) -> None:
         kernel.stream_state(-1)
 
 
+@pytest.mark.parametrize("kind", KERNELS)
+def test_the_shared_vector_base_makes_no_games(kind: str) -> None:
+    """``_EnvBatch`` (``genial/_envs.pxi``, the loops both vector kernels share) is reachable
+    from Python, but only a game's ``Kernel`` makes the output arrays it writes: the base, or a
+    Python subclass of it, refuses to start or restore (it would write through no arrays)."""
+    module: Any = _vector if kind == "board" else _cards_vector
+    base = Rules(2).core() if kind == "board" else CardRules(3).core()
+    real = KERNELS[kind]()
+    envs, prefix, pool_size, arrays = real.snapshot()
+
+    class Bare(module._EnvBatch):  # type: ignore[misc,name-defined]
+        pass
+
+    for make in (module._EnvBatch, Bare):
+        bare = make(base, 6, 1, 0)
+        bare.seed(np.array([7, 0, 0, 0], dtype=np.uint32), 4)
+        with pytest.raises(TypeError, match="no output arrays"):
+            bare.start(True)
+        with pytest.raises(TypeError, match="no output arrays"):
+            bare.restore(envs, prefix, pool_size, arrays)
+        with pytest.raises(ValueError, match="not started"):
+            bare.step(np.zeros(6, dtype=np.int32))
+        assert bare.arrays == {}
+
+
 def test_board_vector_kernel_refuses_a_base_that_is_no_fresh_game() -> None:
     """A ``Core.__new__`` (zeros: radius 0, no area) made zero-size arrays the kernel wrote
     into; a dealt base made every game start with the same racks."""

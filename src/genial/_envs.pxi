@@ -142,7 +142,7 @@ cdef class _EnvBatch:
     @property
     def arrays(self):
         """The output arrays by name (a new dict of the kernel's arrays)."""
-        return dict(self._arrays)
+        return dict(self._arrays or {})
 
     # -- seeding ---------------------------------------------------------------------------------
     def seed(self, const uint32_t[::1] prefix not None, int pool_size):
@@ -193,7 +193,13 @@ cdef class _EnvBatch:
         finally:
             release(&self.busy)
 
+    cdef int _check_made(self) except -1:
+        if self._arrays is None:     # (made as the base class, or a subclass not the game's)
+            raise TypeError("not a game's kernel: no output arrays (make a Kernel)")
+        return 0
+
     cdef int _check_seeded(self) except -1:
+        self._check_made()
         if self.prefix == NULL:
             raise ValueError("the kernel is not seeded")
         return 0
@@ -366,6 +372,7 @@ cdef class _EnvBatch:
         cdef Env *work = NULL
         claim(&self.busy)
         try:
+            self._check_made()
             outputs = read_step_outputs(arrays, self._arrays)
             if len(envs) != <Py_ssize_t>(self.n * sizeof(Env)):
                 raise ValueError("a snapshot of another kernel (its size)")
