@@ -462,6 +462,63 @@ def test_board_run_chunk_refuses_a_forced_action_that_is_not_legal() -> None:
         _core.run_chunk(_core.Core.__new__(_core.Core), *streams(), False, codes, eps, rows)
 
 
+def test_card_run_chunk_refuses_a_forced_action_that_is_not_legal() -> None:
+    """The card kernel's twin of the board's test: the same checks (``genial/_batch.pxi``,
+    written once for both kernels), the same messages, the start untouched."""
+    game = card_game(moves=9)
+    base = load_cards(game.position)
+    seat = game.current_player
+    codes, eps = codes_for(3)
+    rows = np.zeros(4, dtype=_cards.ROW_DTYPE)
+    legal = set(game.legal_actions().tolist())
+    missing = next(a for a in range(_cards.ACTION_SWAP) if a not in legal)  # not in the hand
+
+    def call(**kwargs: Any) -> None:
+        _cards.run_chunk(base, *streams(), False, codes, eps, rows, **kwargs)
+
+    def one(action: int, who: int = seat) -> dict[str, Any]:
+        return {
+            "forced_seats": np.array([who], dtype=np.int16),
+            "forced_actions": np.array([action], dtype=np.int16),
+        }
+
+    cases: list[tuple[dict[str, Any], str]] = [
+        (one(missing), "not legal at its decision"),
+        (one(200), "no action 200"),
+        (one(-5), "no action -5"),
+        (one(0, who=7), "no seat 7"),
+        (one(0, who=-1), "no seat -1"),
+        ({**one(min(legal)), "forced_each": np.full(4, missing, np.int16)}, "not legal"),
+        ({**one(min(legal)), "forced_each": np.full(4, -9, np.int16)}, "no action -9"),
+        ({"view_seat": -2}, "no seat -2"),
+        ({**one(min(legal), who=(seat + 1) % 3), "view_seat": seat}, "only that seat"),
+        ({"search": np.zeros(3, dtype=_core.SEARCH_DTYPE)}, "no search policies"),
+    ]
+    before = base.snapshot()
+    for kwargs, message in cases:
+        with pytest.raises(ValueError, match=message):
+            call(**kwargs)
+        assert base.snapshot() == before
+    call(**one(min(legal)))  # a legal one plays
+    with pytest.raises(ValueError, match="no rules"):
+        _cards.run_chunk(_cards.Cards.__new__(_cards.Cards), *streams(), False, codes, eps, rows)
+
+
+@pytest.mark.parametrize("kind", ["board", "cards"])
+def test_both_kernels_take_the_same_run_chunk_arguments(kind: str) -> None:
+    """One batch engine (``genial/_batch.pxi``): the same argument names, ``deal`` by keyword,
+    and the same refusal of a start of the other game's kernel (``TypeError``)."""
+    kernel: Any = _core if kind == "board" else _cards
+    fresh = Rules(2).core() if kind == "board" else CardRules(2).core()
+    other = CardRules(2).core() if kind == "board" else Rules(2).core()
+    codes, eps = codes_for(2)
+    rows = np.zeros(3, dtype=kernel.ROW_DTYPE)
+    kernel.run_chunk(fresh, *streams(), deal=True, policies=codes, epsilons=eps, rows=rows)
+    assert (rows["ranks"][:, :2] >= 0).all() and (rows["turns"] > 0).all()
+    with pytest.raises(TypeError, match="start: a"):
+        kernel.run_chunk(other, *streams(), True, codes, eps, rows)
+
+
 def _aliased_forced_each(
     kernel: Any, base: Any, seat: int, codes: Any, eps: Any, actions: list[int]
 ) -> tuple[npt.NDArray[Any], npt.NDArray[Any]]:
@@ -662,6 +719,31 @@ def test_vector_kernel_needs_its_games_started(kind: str) -> None:
         kernel.core(6)
     with pytest.raises(IndexError):
         kernel.stream_state(-1)
+
+
+@pytest.mark.parametrize("kind", KERNELS)
+def test_the_shared_vector_base_makes_no_games(kind: str) -> None:
+    """``_EnvBatch`` (``genial/_envs.pxi``, the loops both vector kernels share) is reachable
+    from Python, but only a game's ``Kernel`` makes the output arrays it writes: the base, or a
+    Python subclass of it, refuses to start or restore (it would write through no arrays)."""
+    module: Any = _vector if kind == "board" else _cards_vector
+    base = Rules(2).core() if kind == "board" else CardRules(3).core()
+    real = KERNELS[kind]()
+    envs, prefix, pool_size, arrays = real.snapshot()
+
+    class Bare(module._EnvBatch):  # type: ignore[misc,name-defined]
+        pass
+
+    for make in (module._EnvBatch, Bare):
+        bare = make(base, 6, 1, 0)
+        bare.seed(np.array([7, 0, 0, 0], dtype=np.uint32), 4)
+        with pytest.raises(TypeError, match="no output arrays"):
+            bare.start(True)
+        with pytest.raises(TypeError, match="no output arrays"):
+            bare.restore(envs, prefix, pool_size, arrays)
+        with pytest.raises(ValueError, match="not started"):
+            bare.step(np.zeros(6, dtype=np.int32))
+        assert bare.arrays == {}
 
 
 def test_board_vector_kernel_refuses_a_base_that_is_no_fresh_game() -> None:

@@ -154,10 +154,11 @@ cdef struct Policy:
 # ---------------------------------------------------------------------------------------------
 # the kernel's face (checked entry points are the methods of Core)
 
-cdef class Core:
+cdef class _State:              # snapshots, pickling (genial/_state.pxi)
     cdef State st
-    cdef object _run(self, int action, object bit_generator, object script)
-    cdef int _step(self, State *st, int action, Draws *ds) noexcept nogil
+
+cdef class Core(_State):
+    pass
 
 cdef int check_state(const State *st) except -1   # ValueError unless the kernel can act on st
 cdef bint is_fresh_board(const State *st) noexcept nogil   # no tile placed
@@ -171,7 +172,4 @@ cdef void deal(State *st, Draws *ds) noexcept nogil   # fill every rack from the
 cdef void redeal(State *st, int view_seat, Draws *ds) noexcept nogil  # determinise for a seat
 cdef void ranks(State *st, int16_t *out) noexcept nogil
 cdef int choose_policy(State *st, const Policy *pol, bitgen_t *rng) noexcept nogil
-cdef int play_game(State *st, const Policy *pols, bitgen_t *policy_rng,
-                   Draws *ds, GameLog *log, const int16_t *forced_seat,
-                   const int16_t *forced_action, int n_forced) noexcept nogil
-cdef void write_row(State *st, GameRow *row) noexcept nogil
+# (whole games, play_game and run_chunk, are genial/_batch.pxi: the card kernel's too)

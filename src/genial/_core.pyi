@@ -1,7 +1,7 @@
 """Typed stub of the compiled kernel ``genial._core`` (see ``_core.pyx``)."""
 
 from collections.abc import Sequence
-from typing import Any, Literal
+from typing import Any, Literal, Protocol, TypeVar
 
 import numpy as np
 import numpy.typing as npt
@@ -39,7 +39,36 @@ EDGES: tuple[tuple[tuple[int, int], tuple[int, int]], ...]
 def index_of(q: int, r: int) -> int: ...
 def coords_of(idx: int) -> tuple[int, int]: ...
 
-class Core:
+T = TypeVar("T", bound="_State")
+
+class _State:
+    """What both kernels' state classes share (``genial/_state.pxi``, compiled into each
+    kernel: ``genial.cards._kernel`` has its own copy of this class)."""
+
+    def __copy__(self: T) -> T: ...
+    def __deepcopy__(self: T, memo: Any) -> T: ...
+    def snapshot(self) -> bytes: ...
+    def restore(self, data: bytes) -> None: ...
+    @classmethod
+    def from_snapshot(cls: type[T], data: bytes) -> T: ...
+    def __reduce__(self) -> tuple[Any, tuple[bytes]]: ...
+    def legal_actions(self) -> npt.NDArray[np.int32]: ...
+    def is_legal(self, action: int) -> bool: ...
+    def swap_allowed(self) -> bool: ...
+    def apply(
+        self,
+        action: int,
+        bit_generator: np.random.BitGenerator | None = None,
+        script: Sequence[int] | None = None,
+    ) -> list[int]: ...
+    @property
+    def current(self) -> int: ...
+    @property
+    def phase(self) -> int: ...
+    @property
+    def bonus(self) -> int: ...
+
+class Core(_State):
     """A kernel game state with checked entry points (nobody dealt); every rule is given."""
 
     search_policies: tuple[str, ...]
@@ -59,21 +88,8 @@ class Core:
         tile_counts: Sequence[int],
     ) -> None: ...
     def copy(self) -> Core: ...
-    def __copy__(self) -> Core: ...
-    def __deepcopy__(self, memo: Any) -> Core: ...
-    def snapshot(self) -> bytes: ...
-    def restore(self, data: bytes) -> None: ...
-    @staticmethod
-    def from_snapshot(data: bytes) -> Core: ...
-    def __reduce__(self) -> tuple[Any, tuple[bytes]]: ...
     @property
     def players(self) -> int: ...
-    @property
-    def current(self) -> int: ...
-    @property
-    def phase(self) -> int: ...
-    @property
-    def bonus(self) -> int: ...
     @property
     def turn(self) -> int: ...
     @property
@@ -94,23 +110,16 @@ class Core:
     def board(self) -> bytes: ...
     def first_symbols(self) -> list[int]: ...
     def ranks(self) -> npt.NDArray[np.int64]: ...
-    def legal_actions(self) -> npt.NDArray[np.int32]: ...
     def action_mask(self) -> npt.NDArray[np.bool_]: ...
-    def is_legal(self, action: int) -> bool: ...
     def illegal_reason(self, action: int) -> str | None: ...
     def is_first_placement(self) -> bool: ...
     def first_round_ok(self, edge: int) -> bool: ...
-    def swap_allowed(self) -> bool: ...
     def is_free_edge(self, edge: int) -> bool: ...
-    def gains(self, edge: int, c0: int, c1: int) -> tuple[int, int]: ...
+    def gains(self, action: int) -> tuple[int, int]:
+        """Points each half of placement ``action`` would score now, before the cap (the tile
+        need not be on the rack); ``ValueError`` unless ``0 <= action < ACTION_SWAP``."""
     def deal(
         self,
-        bit_generator: np.random.BitGenerator | None = None,
-        script: Sequence[int] | None = None,
-    ) -> list[int]: ...
-    def apply(
-        self,
-        action: int,
         bit_generator: np.random.BitGenerator | None = None,
         script: Sequence[int] | None = None,
     ) -> list[int]: ...
@@ -151,34 +160,45 @@ class Core:
         turn: int,
     ) -> None: ...
 
-def run_chunk(
-    start: Core,
-    chance: np.random.BitGenerator,
-    policy: np.random.BitGenerator,
-    deal: bool,
-    policies: npt.NDArray[np.uint8],
-    epsilons: npt.NDArray[np.float64],
-    rows: npt.NDArray[Any],
-    logs: npt.NDArray[Any] | None = None,
-    forced_seats: npt.NDArray[np.int16] | None = None,
-    forced_actions: npt.NDArray[np.int16] | None = None,
-    view_seat: int = -1,
-    search: npt.NDArray[Any] | None = None,
-    forced_each: npt.NDArray[np.int16] | None = None,
-) -> None:
-    """Play ``len(rows)`` games from ``start`` without the GIL, one result row each.
+S = TypeVar("S", contravariant=True)
 
-    ``view_seat >= 0`` determinises every game for that seat before it is played (after the
-    deal, if ``deal``): as ``Core.redeal``, from the ``chance`` stream, so the games depend only
-    on what that seat knows (its rack, the board, the counters, the rack sizes) and the streams.
-    With it, ``logs`` must be ``None`` and forced placements may only be ``view_seat``'s;
-    ``ValueError`` otherwise, or for a seat outside the game.
+class _RunChunk(Protocol[S]):
+    """The type of ``run_chunk``: one batch engine (``genial/_batch.pxi``) compiled into both
+    kernels, with the same arguments and checks; ``S`` is the kernel's state class."""
 
-    ``policies`` holds a ``POLICIES`` code per seat; a seat whose code is ``"mc"`` or
-    ``"mcts"`` reads its parameters from ``search`` (``SEARCH_DTYPE``, one entry per seat),
-    which is then required.
+    def __call__(
+        self,
+        start: S,
+        chance: np.random.BitGenerator,
+        policy: np.random.BitGenerator,
+        deal: bool,
+        policies: npt.NDArray[np.uint8],
+        epsilons: npt.NDArray[np.float64],
+        rows: npt.NDArray[Any],
+        logs: npt.NDArray[Any] | None = None,
+        forced_seats: npt.NDArray[np.int16] | None = None,
+        forced_actions: npt.NDArray[np.int16] | None = None,
+        view_seat: int = -1,
+        search: npt.NDArray[Any] | None = None,
+        forced_each: npt.NDArray[np.int16] | None = None,
+    ) -> None:
+        """Play ``len(rows)`` games from ``start`` without the GIL, one result row each.
 
-    ``forced_each`` (one action per row, with one forced seat): game ``g`` forces
-    ``forced_each[g]`` in place of ``forced_actions[0]``; the games are those of one call per
-    run of equal actions on the same streams.
-    """
+        ``forced_seats``/``forced_actions``: actions every game makes, each at the next decision
+        of its seat of its kind (a move, or swap/keep at a swap decision); ``ValueError`` if one
+        is not legal then. ``view_seat >= 0`` determinises every game for that seat before it
+        is played (after the deal, if ``deal``): as the state's ``redeal``, from the ``chance``
+        stream, so the games depend only on what that seat knows and the streams. With it,
+        ``logs`` must be ``None`` and forced actions may only be ``view_seat``'s; ``ValueError``
+        otherwise, or for a seat outside the game.
+
+        ``policies`` holds a ``POLICIES`` code per seat; a board seat whose code is ``"mc"`` or
+        ``"mcts"`` reads its parameters from ``search`` (``SEARCH_DTYPE``, one entry per seat),
+        which is then required (the card game has no search: ``search`` must be ``None``).
+
+        ``forced_each`` (one action per row, with one forced seat): game ``g`` forces
+        ``forced_each[g]`` in place of ``forced_actions[0]``; the games are those of one call
+        per run of equal actions on the same streams.
+        """
+
+run_chunk: _RunChunk[Core]

@@ -35,10 +35,6 @@ from numpy.random cimport bitgen_t
 
 from genial._common cimport (
     BAG_CAP,
-    DRAW_LOG_FULL,
-    DRAW_NOT_IN_BAG,
-    DRAW_OK,
-    DRAW_SCRIPT_SHORT,
     Bag,
     Draws,
     bag_draw,
@@ -54,16 +50,8 @@ from genial._common cimport (
     rand_unit,
     select64,
 )
-from genial._checks cimport (
-    Forced,
-    check_bag,
-    free_forced,
-    read_forced,
-    read_policies,
-    read_script,
-    refuse_forced,
-    small_int,
-)
+from genial._checks cimport check_bag, read_policies, small_int
+from genial._ranking cimport rank_key
 
 import numpy as np
 
@@ -596,30 +584,12 @@ cdef int legal_actions(State *st, int32_t *out) noexcept nogil:
     return n
 
 
-cdef uint64_t rank_key(State *st, int k) noexcept nogil:
-    """Counters of set ``k`` sorted ascending, packed so that a larger key ranks higher (§3.7)."""
-    cdef uint8_t v[NCOL]
-    cdef int i, j
-    cdef uint8_t x
-    cdef uint64_t key = 0
-    for i in range(NCOL):
-        x = st.score[k][i]
-        j = i
-        while j > 0 and v[j - 1] > x:
-            v[j] = v[j - 1]
-            j -= 1
-        v[j] = x
-    for i in range(NCOL):
-        key = (key << 8) | v[i]
-    return key
-
-
 cdef void ranks(State *st, int16_t *out) noexcept nogil:
     """Competition ranks per seat: the number of seats with a strictly better counter vector."""
     cdef uint64_t key[MAXP]
     cdef int i, j
     for i in range(st.rules.players):
-        key[i] = rank_key(st, st.rules.counter_of[i])
+        key[i] = rank_key(st.score[st.rules.counter_of[i]])
     for i in range(st.rules.players):
         out[i] = 0
         for j in range(st.rules.players):
@@ -1577,7 +1547,35 @@ cdef int _check_search(const Search *sp) except -1:
     return 0
 
 
-cdef class Core:
+# the bodies the Python face shares with the card kernel's are genial/_state.pxi; what they ask
+# of the board game:
+
+ctypedef State GState
+ITEM = "tile"
+PILE = "bag"
+N_ITEMS = NTYPE
+ITEM_TEXT = TILES
+
+cdef enum:
+    MAX_DRAWS = BAG_CAP         # one call draws at most the whole bag
+    SWAP_ACTION = ACT_SWAP      # (and the batch engine's: swap, keep and the actions' count)
+    N_ACTIONS = ACT_SIZE
+
+
+cdef inline void sort_pile(State *st) noexcept nogil:
+    bag_sort(&st.bag)
+
+
+cdef int no_source(State *st, Draws *ds, uint8_t *buf) except -1:
+    if st.bag.n > 0:
+        raise ValueError("a bit generator or a script is needed to draw")
+    return 0
+
+
+include "genial/_state.pxi"
+
+
+cdef class Core(_State):
     """A game state of the kernel, with checked entry points for the Python layer.
 
     Made empty (board empty, bag full, nobody dealt: call :meth:`deal`) under rules that are all
@@ -1623,38 +1621,6 @@ cdef class Core:
         memcpy(&other.st, &self.st, sizeof(State))
         return other
 
-    def __copy__(self):
-        return self.copy()
-
-    def __deepcopy__(self, memo):
-        return self.copy()
-
-    def snapshot(self):
-        """The whole state as bytes (for undo and pickling)."""
-        return (<char *>&self.st)[:sizeof(State)]
-
-    def restore(self, bytes data not None):
-        """Set the whole state from :meth:`snapshot` bytes, checked as ``check_state`` does
-        (``ValueError`` naming what is wrong; the state is then unchanged)."""
-        cdef State work
-        if len(data) != sizeof(State):
-            raise ValueError(f"a snapshot has {sizeof(State)} bytes, got {len(data)}")
-        memcpy(&work, <char *>data, sizeof(State))
-        try:
-            check_state(&work)
-        except ValueError as exc:
-            raise ValueError(f"not a snapshot of a game: {exc}") from None
-        memcpy(&self.st, &work, sizeof(State))
-
-    @staticmethod
-    def from_snapshot(bytes data not None):
-        cdef Core core = Core.__new__(Core)
-        core.restore(data)
-        return core
-
-    def __reduce__(self):
-        return (Core.from_snapshot, (self.snapshot(),))
-
     def __eq__(self, other):
         return isinstance(other, Core) and self.snapshot() == other.snapshot()
 
@@ -1664,18 +1630,6 @@ cdef class Core:
     @property
     def players(self):
         return self.st.rules.players
-
-    @property
-    def current(self):
-        return self.st.current
-
-    @property
-    def phase(self):
-        return self.st.phase
-
-    @property
-    def bonus(self):
-        return self.st.bonus
 
     @property
     def turn(self):
@@ -1740,12 +1694,6 @@ cdef class Core:
         return np.array([out[i] for i in range(self.st.rules.players)], dtype=np.int64)
 
     # -- moves -----------------------------------------------------------------------------------
-    def legal_actions(self):
-        out = np.empty(ACT_SIZE, dtype=np.int32)
-        cdef int32_t[::1] view = out
-        cdef int n = legal_actions(&self.st, &view[0])
-        return out[:n].copy()
-
     def action_mask(self):
         """A bool array of ``ACTION_SIZE``, True at the legal actions."""
         cdef int32_t ids[ACT_SIZE]
@@ -1756,9 +1704,6 @@ cdef class Core:
         for i in range(n):
             view[ids[i]] = 1
         return out
-
-    def is_legal(self, int action):
-        return illegal_reason(&self.st, action) == ILLEGAL_NONE
 
     def illegal_reason(self, int action):
         """``None`` if legal, else a word for why not (see ``ILLEGAL``)."""
@@ -1772,76 +1717,22 @@ cdef class Core:
         _check_edge(edge)
         return bool(first_round_ok(&self.st, edge, used_symbols(&self.st)))
 
-    def swap_allowed(self):
-        return bool(swap_allowed(&self.st))
-
     def is_free_edge(self, int edge):
         _check_edge(edge)
         return bool(is_free(&self.st, edge))
 
-    def gains(self, int edge, int c0, int c1):
-        """Points of each half of ``c0`` on the edge's first cell and ``c1`` on its second."""
-        _check_edge(edge)
-        if not (0 <= c0 < NCOL and 0 <= c1 < NCOL):
-            raise ValueError(f"bad colours {c0}, {c1}")
-        return (self.st.pot[EDGE_A[edge]][c0], self.st.pot[EDGE_B[edge]][c1])
+    def gains(self, int action):
+        """Points each half of placement ``action`` (``0 <= action < ACTION_SWAP``) would score
+        now, before the cap: colour ``c0 = action // 6 % 6`` on its edge's first cell, ``c1 =
+        action % 6`` on the second (the tile need not be on the rack, nor the cells empty)."""
+        if not 0 <= action < ACT_SWAP:
+            raise ValueError(f"action {action} is not a placement")
+        return (self.st.pot[EDGE_A[action // 36]][(action // 6) % 6],
+                self.st.pot[EDGE_B[action // 36]][action % 6])
 
     def deal(self, bit_generator=None, script=None):
         """Fill every rack from the bag; return the drawn tile types."""
-        return self._run(-1, bit_generator, script)
-
-    def apply(self, int action, bit_generator=None, script=None):
-        """Apply a legal action; return the tile types drawn. Raises ValueError if illegal.
-
-        Draws come from ``bit_generator`` (a numpy BitGenerator) or, when ``script`` (a sequence
-        of tile type ids) is given, from the script, which must hold exactly the tiles drawn.
-        On any error the state is unchanged.
-        """
-        if not is_legal(&self.st, action):
-            raise ValueError(f"illegal action {action}")
-        return self._run(action, bit_generator, script)
-
-    cdef object _run(self, int action, object bit_generator, object script):
-        """Deal (``action < 0``) or apply ``action`` (legal: the callers check) on a copy of
-        the state, kept only if every draw succeeded."""
-        cdef State work
-        cdef Draws ds
-        cdef uint8_t log[BAG_CAP]
-        cdef uint8_t buf[BAG_CAP]
-        cdef int i, rc
-        memset(&ds, 0, sizeof(Draws))
-        ds.log = log
-        ds.max_log = BAG_CAP
-        if script is not None:
-            ds.n_script = read_script(script, buf, BAG_CAP, NTYPE, "tile")
-            ds.script = buf
-        elif bit_generator is not None:
-            ds.rng = bitgen_of(bit_generator)
-        elif self.st.bag.n > 0:
-            raise ValueError("a bit generator or a script is needed to draw")
-        memcpy(&work, &self.st, sizeof(State))
-        bag_sort(&work.bag)        # canonical order: draws depend on the contents only
-        if bit_generator is not None and script is None:
-            with bit_generator.lock, nogil:
-                rc = self._step(&work, action, &ds)
-        else:
-            rc = self._step(&work, action, &ds)
-        if ds.error == DRAW_SCRIPT_SHORT:
-            raise ValueError(f"the record's draws run out after {ds.pos} tiles")
-        if ds.error == DRAW_NOT_IN_BAG:
-            raise ValueError(f"drawn tile {TILES[ds.script[ds.pos - 1]]} is not in the bag")
-        if script is not None and ds.pos != ds.n_script:
-            raise ValueError(f"{ds.n_script} tiles given to draw, {ds.pos} drawn")
-        if rc < 0 or ds.error != DRAW_OK:
-            raise ValueError("drawing from the bag failed")
-        memcpy(&self.st, &work, sizeof(State))
-        return [log[i] for i in range(ds.n_log)]
-
-    cdef int _step(self, State *st, int action, Draws *ds) noexcept nogil:
-        if action < 0:
-            deal(st, ds)
-            return 0
-        return apply_action(st, action, ds)
+        return run_step(&self.st, -1, bit_generator, script)
 
     def choose(self, str policy, object bit_generator, double epsilon=0.1, int iterations=0,
                str rollout="greedy", int top_k=0, double explore=0.7):
@@ -1971,51 +1862,22 @@ cdef class Core:
 # ---------------------------------------------------------------------------------------------
 # whole games: the batch engine
 
-cdef int play_game(State *st, const Policy *pols, bitgen_t *policy_rng,
-                   Draws *ds, GameLog *log, const int16_t *forced_seat,
-                   const int16_t *forced_action, int n_forced) noexcept nogil:
-    """Play the game in ``st`` to its end with the seats' policies; log the moves if ``log``
-    (written, never read: the caller's memory).
+# the batch engine (play_game, run_chunk) is genial/_batch.pxi, shared with the card game's
+# kernel; what it asks of the board game:
 
-    The ``n_forced`` forced moves are made, in order, at the next decision of their seat of
-    their kind: a placement at a placement, swap or keep at a swap decision; each is checked
-    there, on the value applied. Returns 1 if the game stopped with no legal move (possible
-    only from hand-made positions), 2 if a forced move was not legal at its decision (the game
-    is then stopped there, nothing illegal applied), else 0."""
-    cdef int a, before, f = 0, moves = 0
-    cdef const Policy *pol
-    while st.phase != PH_OVER:
-        if (f < n_forced and st.current == forced_seat[f]
-                and (forced_action[f] >= ACT_SWAP) == (st.phase == PH_SWAP)):
-            a = forced_action[f]
-            f += 1
-            if not is_legal(st, a):
-                st.phase = PH_OVER
-                return 2
-        else:
-            pol = &pols[st.current]
-            if pol.kind < POL_MC:          # the built-in policies inline, the searches called
-                a = choose(st, pol.kind, pol.epsilon, policy_rng)
-            else:
-                a = choose_policy(st, pol, policy_rng)
-        if a < 0:                       # nothing playable (only in hand-made positions)
-            st.phase = PH_OVER
-            return 1
-        before = ds.n_log
-        apply_action(st, a, ds)
-        if log != NULL:
-            if moves < LOG_MOVES:
-                log.moves[moves] = a
-                log.counts[moves] = ds.n_log - before
-                moves += 1
-                log.n_moves = moves
-            else:
-                log.overflow = 1
-    return 0
+ctypedef GameRow GRow
+ctypedef GameLog GLog
 
 
-cdef void write_row(State *st, GameRow *row) noexcept nogil:
-    """The result row of a finished game (``row.truncated`` is the caller's)."""
+cdef inline int choose_seat(State *st, const Policy *pol, bitgen_t *rng) noexcept nogil:
+    if pol.kind < POL_MC:              # the built-in policies inline, the searches called
+        return choose(st, pol.kind, pol.epsilon, rng)
+    return choose_policy(st, pol, rng)
+
+
+cdef void write_row(State *st, GameRow *row, int stop) noexcept nogil:
+    """The result row of a finished game; truncated if it stopped with no legal move
+    (``play_game``'s ``stop`` code 1)."""
     cdef int16_t rk[MAXP]
     cdef int i, c, first = -1, nfirst = 0
     ranks(st, rk)
@@ -2033,101 +1895,42 @@ cdef void write_row(State *st, GameRow *row) noexcept nogil:
     row.winner = first if nfirst == 1 else -1
     row.placements = st.placements
     row.turns = st.turn
+    row.truncated = stop == 1
 
 
-def run_chunk(Core start not None, object chance, object policy, bint deal,
-              const uint8_t[::1] policies, const double[::1] epsilons, GameRow[::1] rows,
-              GameLog[::1] logs=None, const int16_t[::1] forced_seats=None,
-              const int16_t[::1] forced_actions=None, int view_seat=-1,
-              const Search[::1] search=None, const int16_t[::1] forced_each=None):
-    """Play ``len(rows)`` games from ``start`` (dealt first if ``deal``), the bag drawing from
-    the ``chance`` bit generator and the policies from ``policy`` (so the same chance stream
-    deals the same tiles whatever the policies), writing one ``GameRow`` per game (and its
-    ``GameLog`` if ``logs`` is given). Runs without the GIL, on copies of every argument it
-    reads (``genial._checks``). ``forced_seats``/``forced_actions``: actions every game makes
-    (``play_game``: each at the next decision of its seat of its kind; one that is not legal
-    then stops that game, and the call raises ``ValueError`` when the chunk is done, as the
-    card game's kernel does; ``start`` is never changed). ``view_seat >= 0``:
-    each game is first determinised for that seat (``redeal``, after the deal if any, from the
-    chance stream), so the games use only what that seat knows; forced placements may then only
-    be that seat's, and there are no logs (a record would not start from ``start``).
-    ``search``: one ``SEARCH_DTYPE`` entry per seat, the parameters of the seats whose policy
-    code is a search (``POLICIES["mc"]``, ``POLICIES["mcts"]``); needed if one is.
-    ``forced_each``: with one forced seat, game ``g`` forces ``forced_each[g]`` instead of
-    ``forced_actions[0]`` (many forced moves' playouts in one call, as if one call per run of
-    equal actions on the same streams: the same games).
-    """
-    cdef Py_ssize_t n = rows.shape[0], g, bad = -1
-    cdef int players = start.st.rules.players
-    cdef int i, rc
-    cdef State st
-    cdef Draws ds
-    cdef GameLog *log = NULL
-    cdef bitgen_t *rng = bitgen_of(chance)
-    cdef bitgen_t *prng = bitgen_of(policy)
-    cdef State base
-    cdef const int16_t *fact = NULL
+cdef int read_start(object start, State *out, bint deal) except -1:
+    """Copy ``start`` (a ``Core``), its bag in canonical order: the games depend on the start's
+    contents only. Returns its seats."""
+    cdef Core core
+    if not isinstance(start, Core):
+        raise TypeError(f"start: a Core, got {type(start).__name__}")
+    core = start
+    if not 1 <= core.st.rules.players <= MAXP:
+        raise ValueError("start: this Core has no rules (made with Core.__new__)")
+    memcpy(out, &core.st, sizeof(State))
+    bag_sort(&out.bag)
+    return out.rules.players
+
+
+cdef int read_seats(const uint8_t[::1] policies, const double[::1] epsilons, object search,
+                    int players, Policy *pols) except -1:
+    """The seats' policies; a search's parameters from ``search`` (``SEARCH_DTYPE``)."""
     cdef uint8_t codes[MAXP]
     cdef double eps[MAXP]
-    cdef Policy pols[MAXP]
-    cdef Pool pool
-    cdef Forced forced
-    if chance is policy:
-        raise ValueError("the chance and policy streams must be two bit generators")
-    if not 1 <= players <= MAXP:
-        raise ValueError("start: this Core has no rules (made with Core.__new__)")
+    cdef const Search[::1] params = None
+    cdef int i
     read_policies(policies, epsilons, players, POL_MCTS, codes, eps)
-    memset(pols, 0, sizeof(pols))
+    if search is not None:
+        params = search
     for i in range(players):
         pols[i].kind = codes[i]
         pols[i].epsilon = eps[i]
         if codes[i] >= POL_MC:
-            if search is None or search.shape[0] <= i:
+            if params is None or params.shape[0] <= i:
                 raise ValueError("a search policy needs its parameters (search=)")
-            pols[i].search = search[i]
+            pols[i].search = params[i]
             _check_search(&pols[i].search)
-    if logs is not None and logs.shape[0] != n:
-        raise ValueError("one log per row")
-    memcpy(&base, &start.st, sizeof(State))
-    bag_sort(&base.bag)          # canonical order: the games depend on the start's contents only
-    read_forced(&forced, forced_seats, forced_actions, forced_each, n, players, ACT_SIZE,
-                view_seat, logs is not None)
-    try:
-        fact = forced.action
-        if view_seat >= 0 and not deal:
-            pool_of(&base, view_seat, &pool)
-        with chance.lock, policy.lock, nogil:
-            for g in range(n):
-                if deal or view_seat < 0:      # (else determinise copies the pool's state)
-                    memcpy(&st, &base, sizeof(State))
-                memset(&ds, 0, sizeof(Draws))
-                ds.rng = rng
-                if logs is not None:
-                    log = &logs[g]
-                    log.n_moves = 0            # the arrays are written as far as they are used
-                    log.n_draws = 0
-                    log.overflow = 0
-                    ds.log = &log.draws[0]
-                    ds.max_log = LOG_DRAWS
-                if deal:
-                    for i in range(players):
-                        refill(&st, i, &ds)
-                if view_seat >= 0:
-                    if deal:
-                        redeal(&st, view_seat, &ds)
-                    else:                      # the same, from the unseen pool sorted once
-                        determinise(&st, &pool, &ds)
-                if forced.each != NULL:
-                    fact = forced.each + g
-                rc = play_game(&st, pols, prng, &ds, log, forced.seat, fact, forced.n)
-                if rc == 2 and bad < 0:
-                    bad = g
-                write_row(&st, &rows[g])
-                rows[g].truncated = rc == 1
-                if log != NULL:
-                    log.n_draws = ds.n_log
-                    if ds.error == DRAW_LOG_FULL:
-                        log.overflow = 1
-    finally:
-        free_forced(&forced)
-    refuse_forced(bad)
+    return 0
+
+
+include "genial/_batch.pxi"

@@ -654,7 +654,7 @@ def test_redeal_draws_every_arrangement_of_the_pool() -> None:
 @given(seed=st.integers(0, 2**32 - 1), moves=st.integers(0, 40), n=st.integers(1, 6))
 def test_view_seat_is_redeal_then_play(seed: int, moves: int, n: int) -> None:
     """``run_chunk(view_seat=s)``: each game is ``Cards.redeal(s)`` on the chance stream (after
-    ``Cards.deal`` with ``deal_first``), then the game ``run_chunk`` plays from there on the
+    ``Cards.deal`` with ``deal``), then the game ``run_chunk`` plays from there on the
     same streams (one game a call)."""
     game = CardGame(3, seed=seed)
     for _ in range(moves):

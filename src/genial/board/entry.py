@@ -23,7 +23,7 @@ def _points(base: Any, action: int) -> int:
     """What a placement scores now, before the cap (``Game.gains``); 0 for swap and keep."""
     if action >= ACTION_SWAP:
         return 0
-    g0, g1 = base.gains(action // 36, (action // 6) % 6, action % 6)
+    g0, g1 = base.gains(action)
     return int(g0) + int(g1)
 
 

@@ -169,7 +169,7 @@ class Game(GameBase[Move, Position, Rules]):
             raise IllegalMoveError(f"{m.kind!r} is not a placement: it scores nothing")
         with self._lock:
             self._check_cells(m)
-            g0, g1 = self._core.gains(m.action // 36, m.colours[0], m.colours[1])
+            g0, g1 = self._core.gains(m.action)
         return (int(g0), int(g1))
 
     def _check_cells(self, m: Move) -> None:

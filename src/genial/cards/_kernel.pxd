@@ -83,12 +83,13 @@ cdef struct CardLog:
     int16_t n_draws
     uint8_t overflow            # 1 if the game did not fit (its record is incomplete)
 
-cdef class Cards:
+cdef class _State:              # snapshots, pickling (genial/_state.pxi)
     cdef CState st
-    cdef object _run(self, int action, object bit_generator, object script)
-    cdef int _step(self, CState *st, int action, Draws *ds) noexcept nogil
 
-cdef int check_cstate(const CState *st) except -1   # ValueError unless the kernel can act on st
+cdef class Cards(_State):
+    pass
+
+cdef int check_state(const CState *st) except -1   # ValueError unless the kernel can act on st
 
 # the rules, for other kernels (genial.cards._vector): the same functions every entry point uses
 cdef bint is_legal(CState *st, int action) noexcept nogil

@@ -6,6 +6,8 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
+from .._core import _RunChunk, _State  # (the same bodies, compiled into this module too)
+
 CARDS: tuple[tuple[int, int], ...]
 ACTION_SIZE: int
 ACTION_SWAP: int
@@ -17,22 +19,11 @@ ROW_DTYPE: np.dtype[np.void]
 STATE_DTYPE: np.dtype[np.void]
 LOG_DTYPE: np.dtype[np.void]
 
-class Cards:
+class Cards(_State):
     def __init__(self, *, players: int, display_size: int, turn_cap: int) -> None: ...
     def copy(self) -> Cards: ...
-    def snapshot(self) -> bytes: ...
-    def restore(self, data: bytes) -> None: ...
-    @staticmethod
-    def from_snapshot(data: bytes) -> Cards: ...
-    def __reduce__(self) -> tuple[Any, tuple[bytes]]: ...
     @property
     def players(self) -> int: ...
-    @property
-    def current(self) -> int: ...
-    @property
-    def phase(self) -> int: ...
-    @property
-    def bonus(self) -> int: ...
     @property
     def turns(self) -> int: ...
     @property
@@ -52,18 +43,9 @@ class Cards:
     def discard_counts(self) -> list[int]: ...
     def stats(self) -> dict[str, Any]: ...
     def ranks(self) -> npt.NDArray[np.int64]: ...
-    def swap_allowed(self) -> bool: ...
-    def legal_actions(self) -> npt.NDArray[np.int32]: ...
-    def is_legal(self, action: int) -> bool: ...
     def gains(self, action: int) -> tuple[int, int]: ...
     def deal(
         self,
-        bit_generator: np.random.BitGenerator | None = None,
-        script: Sequence[int] | None = None,
-    ) -> list[int]: ...
-    def apply(
-        self,
-        action: int,
         bit_generator: np.random.BitGenerator | None = None,
         script: Sequence[int] | None = None,
     ) -> list[int]: ...
@@ -89,26 +71,4 @@ class Cards:
         stats: Any = None,
     ) -> None: ...
 
-def run_chunk(
-    start: Cards,
-    chance: np.random.BitGenerator,
-    policy: np.random.BitGenerator,
-    deal_first: bool,
-    policies: npt.NDArray[np.uint8],
-    epsilons: npt.NDArray[np.float64],
-    rows: npt.NDArray[Any],
-    logs: npt.NDArray[Any] | None = None,
-    forced_seats: npt.NDArray[np.int16] | None = None,
-    forced_actions: npt.NDArray[np.int16] | None = None,
-    view_seat: int = -1,
-    forced_each: npt.NDArray[np.int16] | None = None,
-) -> None:
-    """Play ``len(rows)`` games from ``start`` without the GIL, one result row each.
-
-    ``forced_seats``/``forced_actions``: actions every game makes, each at the next decision of
-    its seat of its kind (a play, or swap/keep at a swap decision); ``ValueError`` if one is not
-    legal then. ``view_seat >= 0`` determinises every game for that seat first (as
-    ``Cards.redeal``, from the ``chance`` stream); forced actions may then only be that seat's,
-    and ``logs`` must be ``None``. ``forced_each``: with one forced seat, game ``g`` forces
-    ``forced_each[g]`` (the games of one call per run of equal actions on the same streams).
-    """
+run_chunk: _RunChunk[Cards]  # (the board kernel's batch engine, compiled here: _batch.pxi)

@@ -17,10 +17,7 @@ from numpy.random cimport bitgen_t
 import numpy as np
 
 from genial._common cimport (
-    DRAW_LOG_FULL,
-    DRAW_NOT_IN_BAG,
     DRAW_OK,
-    DRAW_SCRIPT_SHORT,
     Bag,
     Draws,
     bag_draw,
@@ -36,16 +33,8 @@ from genial._common cimport (
     select64,
     rand_unit,
 )
-from genial._checks cimport (
-    Forced,
-    check_bag,
-    free_forced,
-    read_forced,
-    read_policies,
-    read_script,
-    refuse_forced,
-    small_int,
-)
+from genial._checks cimport check_bag, read_policies, small_int
+from genial._ranking cimport rank_key
 
 # ---------------------------------------------------------------------------------------------
 # tables
@@ -333,23 +322,6 @@ cdef int legal_actions(CState *st, int32_t *out) noexcept nogil:
     return n
 
 
-cdef uint64_t rank_key(const uint8_t *m) noexcept nogil:
-    cdef uint8_t v[NCOL]
-    cdef int i, j
-    cdef uint8_t x
-    cdef uint64_t key = 0
-    for i in range(NCOL):
-        x = m[i]
-        j = i
-        while j > 0 and v[j - 1] > x:
-            v[j] = v[j - 1]
-            j -= 1
-        v[j] = x
-    for i in range(NCOL):
-        key = (key << 8) | v[i]
-    return key
-
-
 cdef void ranks(CState *st, int16_t *out) noexcept nogil:
     """§3.7 on the markers; an instant winner (§5.7) first, the others below it."""
     cdef uint64_t key[MAXP]
@@ -535,7 +507,7 @@ cdef void redeal(CState *st, int seat, Draws *ds) noexcept nogil:
 # ---------------------------------------------------------------------------------------------
 # the Python face
 
-cdef int check_cstate(const CState *st) except -1:
+cdef int check_state(const CState *st) except -1:
     """``ValueError`` naming the part, unless ``st`` is a state the kernel can act on: rules as
     ``Cards()`` makes them; the seats, phase, turn, bonus and winner in range; markers within
     the area of their lowest (RULES §5.4); hands and displays (their counts, masks and colours)
@@ -606,7 +578,35 @@ cdef int check_cstate(const CState *st) except -1:
     return 0
 
 
-cdef class Cards:
+# the bodies the Python face shares with the board kernel's are genial/_state.pxi; what they ask
+# of the card game:
+
+ctypedef CState GState
+ITEM = "card"
+PILE = "deck"
+N_ITEMS = NCARD
+ITEM_TEXT = _CARD_TEXT
+
+cdef enum:
+    MAX_DRAWS = LOG_DRAWS       # one call draws at most this many (a deal, a play's refill)
+    SWAP_ACTION = A_SWAP        # (and the batch engine's: swap, keep and the actions' count)
+    N_ACTIONS = A_SIZE
+
+
+cdef inline void sort_pile(CState *st) noexcept nogil:
+    bag_sort(&st.deck)
+
+
+cdef int no_source(CState *st, Draws *ds, uint8_t *buf) except -1:
+    ds.script = buf                     # no source: any draw is an error
+    ds.n_script = 0
+    return 0
+
+
+include "genial/_state.pxi"
+
+
+cdef class Cards(_State):
     """A card-game state with checked entry points (``genial.cards.CardGame`` is its face).
 
     Made with every card in the deck and nobody dealt: ``deal`` next. Pickles as its bytes.
@@ -634,47 +634,10 @@ cdef class Cards:
         memcpy(&other.st, &self.st, sizeof(CState))
         return other
 
-    def snapshot(self):
-        return (<char *>&self.st)[:sizeof(CState)]
-
-    def restore(self, bytes data not None):
-        """Set the whole state from :meth:`snapshot` bytes, checked as ``check_cstate`` does
-        (``ValueError`` naming what is wrong; the state is then unchanged)."""
-        cdef CState work
-        if len(data) != sizeof(CState):
-            raise ValueError(f"a snapshot has {sizeof(CState)} bytes, got {len(data)}")
-        memcpy(&work, <char *>data, sizeof(CState))
-        try:
-            check_cstate(&work)
-        except ValueError as exc:
-            raise ValueError(f"not a snapshot of a game: {exc}") from None
-        memcpy(&self.st, &work, sizeof(CState))
-
-    @staticmethod
-    def from_snapshot(bytes data not None):
-        cdef Cards c = Cards.__new__(Cards)
-        c.restore(data)
-        return c
-
-    def __reduce__(self):
-        return (Cards.from_snapshot, (self.snapshot(),))
-
     # -- reading ------------------------------------------------------------------------------
     @property
     def players(self):
         return self.st.players
-
-    @property
-    def current(self):
-        return self.st.current
-
-    @property
-    def phase(self):
-        return self.st.phase
-
-    @property
-    def bonus(self):
-        return self.st.bonus
 
     @property
     def turns(self):
@@ -745,18 +708,7 @@ cdef class Cards:
         ranks(&self.st, out)
         return np.array([out[i] for i in range(self.st.players)], dtype=np.int64)
 
-    def swap_allowed(self):
-        return bool(swap_allowed(&self.st))
-
     # -- moves --------------------------------------------------------------------------------
-    def legal_actions(self):
-        cdef int32_t out[A_SIZE]
-        cdef int n = legal_actions(&self.st, out)
-        return np.array([out[i] for i in range(n)], dtype=np.int32)
-
-    def is_legal(self, int action):
-        return bool(is_legal(&self.st, action))
-
     def gains(self, int action):
         """How far play ``action`` (``0 <= action < ACTION_SWAP``) would advance the current
         player's two markers, in scoring order, by the same ``score_card`` the play uses (the
@@ -774,55 +726,7 @@ cdef class Cards:
         """Deal six cards to each hand, then the displays (RULES §5.2); ``ValueError`` if
         anything is dealt already. Returns the card types drawn."""
         _check_undealt(&self.st)
-        return self._run(-1, bit_generator, script)
-
-    def apply(self, int action, bit_generator=None, script=None):
-        if not is_legal(&self.st, action):
-            raise ValueError(f"illegal action {action}")
-        return self._run(action, bit_generator, script)
-
-    cdef object _run(self, int action, object bit_generator, object script):
-        """Deal (``action < 0``) or apply ``action`` (legal: the callers check) on a copy of
-        the state, kept only if every draw succeeded."""
-        cdef CState work
-        cdef Draws ds
-        cdef uint8_t log[LOG_DRAWS]
-        cdef uint8_t buf[LOG_DRAWS]
-        cdef int i, rc
-        memset(&ds, 0, sizeof(Draws))
-        ds.log = log
-        ds.max_log = LOG_DRAWS
-        if script is not None:
-            ds.n_script = read_script(script, buf, LOG_DRAWS, NCARD, "card")
-            ds.script = buf
-        elif bit_generator is not None:
-            ds.rng = bitgen_of(bit_generator)
-        memcpy(&work, &self.st, sizeof(CState))
-        bag_sort(&work.deck)
-        if bit_generator is not None and script is None:
-            with bit_generator.lock, nogil:
-                rc = self._step(&work, action, &ds)
-        else:
-            if ds.rng == NULL and ds.script == NULL:
-                ds.script = buf               # no source: any draw is an error
-                ds.n_script = 0
-            rc = self._step(&work, action, &ds)
-        if ds.error == DRAW_SCRIPT_SHORT:
-            raise ValueError(f"the record's draws run out after {ds.pos} cards")
-        if ds.error == DRAW_NOT_IN_BAG:
-            raise ValueError(f"drawn card {_CARD_TEXT[ds.script[ds.pos - 1]]} is not in the deck")
-        if script is not None and ds.pos != ds.n_script:
-            raise ValueError(f"{ds.n_script} cards given to draw, {ds.pos} drawn")
-        if rc < 0 or ds.error != DRAW_OK:
-            raise ValueError("drawing from the deck failed")
-        memcpy(&self.st, &work, sizeof(CState))
-        return [log[i] for i in range(ds.n_log)]
-
-    cdef int _step(self, CState *st, int action, Draws *ds) noexcept nogil:
-        if action < 0:
-            deal(st, ds)
-            return 0
-        return apply_action(st, action, ds)
+        return run_step(&self.st, -1, bit_generator, script)
 
     def choose(self, str policy, object bit_generator, double epsilon=0.1):
         if policy not in POLICIES:
@@ -863,7 +767,7 @@ cdef class Cards:
         """Replace the whole state under the same rules: six markers, a hand (card type ids)
         and a display (oldest first) per seat, the deck's and the discard pile's counts per
         card type. ``genial.cards.notation`` checks what a position means by the rules; this
-        checks every value the kernel relies on (``ValueError`` naming it, ``check_cstate``)
+        checks every value the kernel relies on (``ValueError`` naming it, ``check_state``)
         and leaves the state unchanged on error. ``stats`` is not read (they restart at 0)."""
         cdef CState work
         cdef CState *st = &work
@@ -913,7 +817,7 @@ cdef class Cards:
         st.winner = NOBODY if winner is None else small_int(winner, 0, st.players - 1, "winner")
         st.truncated = truncated
         st.reshuffles = 0
-        check_cstate(&work)
+        check_state(&work)
         memcpy(&self.st, &work, sizeof(CState))
 
 
@@ -930,44 +834,24 @@ cdef int _check_undealt(const CState *st) except -1:
 # ---------------------------------------------------------------------------------------------
 # whole games
 
-cdef int play_game(CState *st, const uint8_t *pol, const double *eps, bitgen_t *policy_rng,
-                   Draws *ds, CardLog *log, const int16_t *forced_seat,
-                   const int16_t *forced_action, int n_forced) noexcept nogil:
-    """Play the game in ``st`` to its end with the seats' policies; log the moves if ``log``.
+# the batch engine (play_game, run_chunk) is genial/_batch.pxi, shared with the board game's
+# kernel; what it asks of the card game:
 
-    The ``n_forced`` forced actions are made, in order, at the next decision of their seat of
-    their kind: a play at a play (bonus turns included), swap or keep at a swap decision.
-    Returns 1 if the game stopped with no legal move, 2 if a forced action was not legal at
-    its decision (the game is then stopped there), else 0. The log is written, never read (the
-    caller's memory)."""
-    cdef int a, before, f = 0, moves = 0
-    while st.phase != PH_OVER:
-        if (f < n_forced and st.current == forced_seat[f]
-                and (forced_action[f] >= A_SWAP) == (st.phase == PH_SWAP)):
-            a = forced_action[f]
-            f += 1
-            if not is_legal(st, a):
-                st.phase = PH_OVER
-                return 2
-        else:
-            a = choose(st, pol[st.current], eps[st.current], policy_rng)
-        if a < 0:
-            st.phase = PH_OVER
-            return 1
-        before = ds.n_log
-        apply_action(st, a, ds)
-        if log != NULL:
-            if moves < LOG_MOVES:
-                log.moves[moves] = a
-                log.counts[moves] = ds.n_log - before
-                moves += 1
-                log.n_moves = moves
-            else:
-                log.overflow = 1
-    return 0
+ctypedef CardRow GRow
+ctypedef CardLog GLog
+
+cdef struct Policy:
+    uint8_t kind                # POLICIES
+    double epsilon              # epsilon-greedy: the chance of a random move
 
 
-cdef void write_row(CState *st, CardRow *row) noexcept nogil:
+cdef inline int choose_seat(CState *st, const Policy *pol, bitgen_t *rng) noexcept nogil:
+    return choose(st, pol.kind, pol.epsilon, rng)
+
+
+cdef void write_row(CState *st, CardRow *row, int stop) noexcept nogil:
+    """The result row of a finished game (``stop``, ``play_game``'s code, is not needed: a
+    card game always has a legal move, and is truncated only at the turn cap)."""
     cdef int16_t rk[MAXP]
     cdef int i, c, first = -1, nfirst = 0
     ranks(st, rk)
@@ -989,84 +873,35 @@ cdef void write_row(CState *st, CardRow *row) noexcept nogil:
     row.reshuffles = st.reshuffles
 
 
-def run_chunk(Cards start not None, object chance, object policy, bint deal_first,
-              const uint8_t[::1] policies, const double[::1] epsilons, CardRow[::1] rows,
-              CardLog[::1] logs=None, const int16_t[::1] forced_seats=None,
-              const int16_t[::1] forced_actions=None, int view_seat=-1,
-              const int16_t[::1] forced_each=None):
-    """Play ``len(rows)`` games from ``start`` (dealt first if ``deal_first``) without the GIL,
-    the deck drawing from ``chance`` and the policies from ``policy``, one ``CardRow`` per game
-    (and its ``CardLog`` if ``logs`` is given).
+cdef int read_start(object start, CState *out, bint deal) except -1:
+    """Copy ``start`` (a ``Cards``; nothing dealt if ``deal``), its deck and discard pile in
+    canonical order. Returns its seats."""
+    cdef Cards cards
+    if not isinstance(start, Cards):
+        raise TypeError(f"start: a Cards, got {type(start).__name__}")
+    cards = start
+    if not 2 <= cards.st.players <= MAXP:
+        raise ValueError("start: this Cards has no rules (made with Cards.__new__)")
+    if deal:
+        _check_undealt(&cards.st)
+    memcpy(out, &cards.st, sizeof(CState))
+    bag_sort(&out.deck)
+    bag_sort(&out.discard)
+    return out.players
 
-    ``forced_seats``/``forced_actions``: actions every game makes (``play_game``: each at the
-    next decision of its seat of its kind; one that is not legal then is a ``ValueError``).
-    ``view_seat >= 0``: each game is first determinised for that seat (``redeal``, after the
-    deal if any, from the chance stream), so the games use only what that seat can see; forced
-    actions may then only be that seat's, and there are no logs (a record would not start from
-    ``start``). ``forced_each``: with one forced seat, game ``g`` forces ``forced_each[g]``
-    instead of ``forced_actions[0]`` (many forced actions' games in one call, as if one call per
-    run of equal actions on the same streams: the same games)."""
-    cdef Py_ssize_t n = rows.shape[0], g, bad = -1
-    cdef int players = start.st.players
-    cdef int i, rc
-    cdef CState st
-    cdef Draws ds
-    cdef CardLog *log = NULL
-    cdef bitgen_t *rng = bitgen_of(chance)
-    cdef bitgen_t *prng = bitgen_of(policy)
-    cdef CState base
-    cdef Pool pool
-    cdef const int16_t *fact = NULL
+
+cdef int read_seats(const uint8_t[::1] policies, const double[::1] epsilons, object search,
+                    int players, Policy *pols) except -1:
     cdef uint8_t codes[MAXP]
     cdef double eps[MAXP]
-    cdef Forced forced
-    if chance is policy:
-        raise ValueError("the chance and policy streams must be two bit generators")
-    if not 2 <= players <= MAXP:
-        raise ValueError("start: this Cards has no rules (made with Cards.__new__)")
+    cdef int i
+    if search is not None:
+        raise ValueError("search: the card game has no search policies")
     read_policies(policies, epsilons, players, 2, codes, eps)
-    if logs is not None and logs.shape[0] != n:
-        raise ValueError("one log per row")
-    if deal_first:
-        _check_undealt(&start.st)
-    memcpy(&base, &start.st, sizeof(CState))
-    bag_sort(&base.deck)
-    bag_sort(&base.discard)
-    read_forced(&forced, forced_seats, forced_actions, forced_each, n, players, A_SIZE,
-                view_seat, logs is not None)
-    try:
-        fact = forced.action
-        if view_seat >= 0 and not deal_first:
-            pool_of(&base, view_seat, &pool)
-        with chance.lock, policy.lock, nogil:
-            for g in range(n):
-                memset(&ds, 0, sizeof(Draws))
-                ds.rng = rng
-                if view_seat >= 0 and not deal_first:
-                    determinise(&st, &pool, &ds)   # the start, redealt from its unseen pool
-                else:
-                    memcpy(&st, &base, sizeof(CState))
-                if logs is not None:
-                    log = &logs[g]
-                    log.n_moves = 0
-                    log.n_draws = 0
-                    log.overflow = 0
-                    ds.log = &log.draws[0]
-                    ds.max_log = LOG_DRAWS
-                if deal_first:
-                    deal(&st, &ds)
-                    if view_seat >= 0:
-                        redeal(&st, view_seat, &ds)
-                if forced.each != NULL:
-                    fact = forced.each + g
-                rc = play_game(&st, codes, eps, prng, &ds, log, forced.seat, fact, forced.n)
-                if rc == 2 and bad < 0:
-                    bad = g
-                write_row(&st, &rows[g])
-                if log != NULL:
-                    log.n_draws = ds.n_log
-                    if ds.error == DRAW_LOG_FULL:
-                        log.overflow = 1
-    finally:
-        free_forced(&forced)
-    refuse_forced(bad)
+    for i in range(players):
+        pols[i].kind = codes[i]
+        pols[i].epsilon = eps[i]
+    return 0
+
+
+include "genial/_batch.pxi"
