@@ -5,6 +5,7 @@ The registry knows no game by name. The games of this distribution, and any game
 distribution, are found through the entry-point group ``genial.games`` (the way pytest finds its
 plug-ins): an entry point names a ``GameEntry`` (or a function returning one), loaded the first
 time the registry is asked. A game of a script or a test registers with ``register(entry)``.
+How to write one, step by step from the tests' toy game (``tests/toy``): ``docs/games.md``.
 
 >>> games()
 ('board', 'cards')

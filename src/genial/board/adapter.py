@@ -8,13 +8,13 @@ from types import MappingProxyType
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
-import numpy.typing as npt
 
 from .. import _core
 from ..errors import GenialError, excerpt
-from ..policies import DEFAULT_EPSILON, kernel_policies, parse_policies
+from ..kernel_adapter import KernelAdapter
+from ..policies import DEFAULT_EPSILON, parse_policies
 from .game import Game
-from .moves import ACTION_KEEP, Move, move_of, tile_id
+from .moves import ACTION_KEEP, MOVES, Move, move_of, tile_id
 from .notation import RECORDS, Position, load, read
 from .rules import Rules
 
@@ -24,17 +24,20 @@ if TYPE_CHECKING:  # pragma: no cover
 __all__ = ["BOARD"]
 
 
-class BoardAdapter:
+class BoardAdapter(KernelAdapter):
     """The board game (``genial.Game``) in batches."""
 
     name = "board"
+    kernel = _core
+    game = Game
+    record_format = RECORDS
+    moves = MOVES
+    read = staticmethod(read)
+    search = True
     row_dtype: np.dtype[Any] = _core.ROW_DTYPE
     log_dtype: np.dtype[Any] = _core.LOG_DTYPE
     per_seat: frozenset[str] = frozenset({"scores", "ranks", "bonus", "swaps", "opening"})
     """The row columns with a seat axis (``Playouts.column`` cuts them to the seats)."""
-    colours: str = "RGBOYP"
-    """The letters of the colours of the ``scores`` column's last axis (a seat's result is its
-    lowest colour, RULES §3.7)."""
     options: Mapping[str, Any] = MappingProxyType({"epsilon": DEFAULT_EPSILON, "openings": ()})
     """``simulate(..., options=...)`` of the board game: ``epsilon``, the epsilon of
     ``"epsilon-greedy"`` seats without a parameter of their own; ``openings``, the first
@@ -69,45 +72,16 @@ class BoardAdapter:
             core.give(seat, tile_id(tile))
         return core, True
 
-    def play(
-        self,
-        spec: BatchSpec,
-        chance: np.random.BitGenerator,
-        policy: np.random.BitGenerator,
-        size: int,
-    ) -> tuple[npt.NDArray[Any], npt.NDArray[Any] | None]:
-        core, deal = self.start(spec)
-        codes, eps, search = kernel_policies(spec.policies, spec.epsilons)
-        rows = np.zeros(size, dtype=self.row_dtype)
-        logs = np.zeros(size, dtype=self.log_dtype) if spec.records else None
-        _core.run_chunk(
-            core,
-            chance,
-            policy,
-            deal,
-            codes,
-            eps,
-            rows,
-            logs,
+    def forced(self, spec: BatchSpec) -> tuple[Any, Any]:
+        """The seats and actions of the forced first placements (``options["openings"]``)."""
+        return (
             np.arange(len(spec.openings), dtype=np.int16),
             np.array(spec.openings, dtype=np.int16),
-            search=search,
         )
-        return rows, logs
 
-    # -- records ---------------------------------------------------------------------------------
-    def records(self, spec: BatchSpec, logs: npt.NDArray[Any]) -> list[dict[str, Any]]:
-        core, deal = self.start(spec)
+    def dealt(self, spec: BatchSpec, core: Any) -> int:
         players = spec.rules.players
-        dealt = core.rack_size * players - sum(len(core.rack(p)) for p in range(players))
-        return RECORDS.from_logs(
-            logs,
-            lambda action: str(move_of(action)),
-            start=None if deal else spec.start,
-            core=core,
-            dealt=dealt,
-            text=lambda begin: read(begin, spec.rules).to_text(),
-        )
+        return int(core.rack_size * players - sum(len(core.rack(p)) for p in range(players)))
 
     def replay(self, record: dict[str, Any]) -> Game:
         return Game.from_record(record, pair_tiles=False)

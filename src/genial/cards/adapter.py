@@ -8,9 +8,9 @@ from types import MappingProxyType
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
-import numpy.typing as npt
 
-from ..policies import DEFAULT_EPSILON, kernel_codes, parse_policies
+from ..kernel_adapter import KernelAdapter
+from ..policies import DEFAULT_EPSILON, parse_policies
 from . import _kernel
 from .game import CardGame
 from .moves import MOVES
@@ -23,17 +23,19 @@ if TYPE_CHECKING:  # pragma: no cover
 __all__ = ["CARDS_ADAPTER"]
 
 
-class CardAdapter:
+class CardAdapter(KernelAdapter):
     """The card game (``genial.cards.CardGame``) in batches."""
 
     name = "cards"
+    kernel = _kernel
+    game = CardGame
+    record_format = RECORDS
+    moves = MOVES
+    read = staticmethod(read)
     row_dtype: np.dtype[Any] = _kernel.ROW_DTYPE
     log_dtype: np.dtype[Any] = _kernel.LOG_DTYPE
     per_seat: frozenset[str] = frozenset({"scores", "ranks", "plays", "bonus", "swaps"})
     """The row columns with a seat axis (``Playouts.column`` cuts them to the seats)."""
-    colours: str = "RGBOYP"
-    """The letters of the colours of the ``scores`` column's last axis (a seat's result is its
-    lowest marker, RULES §5)."""
     options: Mapping[str, Any] = MappingProxyType({"epsilon": DEFAULT_EPSILON})
     """``simulate(..., options=...)`` of the card game: ``epsilon``, the epsilon of
     ``"epsilon-greedy"`` seats without a parameter of their own."""
@@ -56,34 +58,8 @@ class CardAdapter:
             return load(CardPosition.parse(spec.start)), False
         return spec.rules.core(), True
 
-    def play(
-        self,
-        spec: BatchSpec,
-        chance: np.random.BitGenerator,
-        policy: np.random.BitGenerator,
-        size: int,
-    ) -> tuple[npt.NDArray[Any], npt.NDArray[Any] | None]:
-        core, deal = self.start(spec)
-        codes, eps = kernel_codes(spec.policies, spec.epsilons)
-        rows = np.zeros(size, dtype=self.row_dtype)
-        logs = np.zeros(size, dtype=self.log_dtype) if spec.records else None
-        _kernel.run_chunk(core, chance, policy, deal, codes, eps, rows, logs)
-        return rows, logs
-
-    def records(self, spec: BatchSpec, logs: npt.NDArray[Any]) -> list[dict[str, Any]]:
-        core, deal = self.start(spec)
-        dealt = spec.rules.players * (6 + spec.rules.display_size)
-        return RECORDS.from_logs(
-            logs,
-            lambda action: str(MOVES[action]),
-            start=None if deal else spec.start,
-            core=core,
-            dealt=dealt,
-            text=lambda begin: read(begin, spec.rules).to_text(),
-        )
-
-    def replay(self, record: dict[str, Any]) -> CardGame:
-        return CardGame.from_record(record)
+    def dealt(self, spec: BatchSpec, core: Any) -> int:
+        return int(spec.rules.players * (6 + spec.rules.display_size))
 
 
 def card_rules(players: Any = 3, *, rules: Any = None) -> CardRules:

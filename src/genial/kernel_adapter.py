@@ -1,0 +1,98 @@
+"""What the batch adapters of the games with a compiled kernel share (``genial.batch``'s
+``GameAdapter`` protocol): a chunk played by the kernel's ``run_chunk``, the records of its
+logs, and replays. Each game's adapter (``genial.board.adapter``, ``genial.cards.adapter``)
+names its kernel, game class, record format, moves and notation reader, and supplies what
+differs: its ``check`` of a batch's arguments, the kernel state a batch ``start``s from, the
+moves it forces (``forced``) and how many items a deal hands out (``dealt``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any, ClassVar
+
+import numpy as np
+import numpy.typing as npt
+
+from .policies import kernel_policies
+from .records import RecordFormat
+
+if TYPE_CHECKING:  # pragma: no cover
+    from .batch.spec import BatchSpec
+
+__all__ = ["KernelAdapter"]
+
+
+class KernelAdapter:
+    """The shared part of a compiled game's batch adapter (see the module)."""
+
+    name: str
+    kernel: Any
+    """The kernel module: ``run_chunk``, ``ROW_DTYPE``, ``LOG_DTYPE``."""
+    game: ClassVar[Any]
+    """The game class (``from_record`` replays a record)."""
+    record_format: ClassVar[RecordFormat]
+    moves: ClassVar[Sequence[Any]]
+    """The game's moves by action id (``str`` of one is its text in records)."""
+    read: ClassVar[Any]
+    """``read(kernel_state, rules)``: the position of a kernel state."""
+    search: ClassVar[bool] = False
+    """Whether the kernel plays the search policies (``mc:``, ``mcts:``)."""
+    colours: str = "RGBOYP"
+    """The letters of the colours of the ``scores`` column's last axis (a seat's result is its
+    lowest colour, RULES §3.7 and §5)."""
+
+    def start(self, spec: BatchSpec) -> tuple[Any, bool]:  # pragma: no cover - each game's own
+        """The kernel state every game starts from, and whether it still has to be dealt."""
+        raise NotImplementedError
+
+    def forced(self, spec: BatchSpec) -> tuple[Any, Any]:
+        """The seats and actions of the moves every game of ``spec`` is forced to make first
+        (``None, None``: none)."""
+        return None, None
+
+    def dealt(self, spec: BatchSpec, core: Any) -> int:  # pragma: no cover - each game's own
+        """How many items the deal of a fresh ``core`` draws."""
+        raise NotImplementedError
+
+    def play(
+        self,
+        spec: BatchSpec,
+        chance: np.random.BitGenerator,
+        policy: np.random.BitGenerator,
+        size: int,
+    ) -> tuple[npt.NDArray[Any], npt.NDArray[Any] | None]:
+        core, deal = self.start(spec)
+        codes, eps, search = kernel_policies(spec.policies, spec.epsilons)
+        rows = np.zeros(size, dtype=self.kernel.ROW_DTYPE)
+        logs = np.zeros(size, dtype=self.kernel.LOG_DTYPE) if spec.records else None
+        seats, actions = self.forced(spec)
+        self.kernel.run_chunk(
+            core,
+            chance,
+            policy,
+            deal,
+            codes,
+            eps,
+            rows,
+            logs,
+            seats,
+            actions,
+            search=search if self.search else None,
+        )
+        return rows, logs
+
+    def records(self, spec: BatchSpec, logs: npt.NDArray[Any]) -> list[dict[str, Any]]:
+        core, deal = self.start(spec)
+        moves, read = self.moves, type(self).read
+        return self.record_format.from_logs(
+            logs,
+            lambda action: str(moves[action]),
+            start=None if deal else spec.start,
+            core=core,
+            dealt=self.dealt(spec, core),
+            text=lambda begin: read(begin, spec.rules).to_text(),
+        )
+
+    def replay(self, record: dict[str, Any]) -> Any:
+        return self.game.from_record(record)
