@@ -186,7 +186,7 @@ class ArenaResult:
     the ``anchor`` policy at 0 (or mean 0), with 95% bootstrap-percentile bounds
     ``elo_lo``/``elo_hi`` (resampling deals: every game of a deal together). ``first``:
     outright first places per policy, ``played``: its games, ``lowest``: its mean final
-    lowest colour.
+    lowest colour (NaN in a game without colours).
     """
 
     policies: tuple[str, ...]
@@ -286,17 +286,19 @@ class ArenaResult:
             f"arena: {len(self.policies)} policies, rules {self.rules}, {self.deals:,} deals, "
             f"{self.games:,} games (every deal from every seat rotation)"
         )
+        colours = not np.isnan(self.lowest).all()  # a game without colours: no lowest column
         lines = [
             head,
             f"{'policy':<{width}}  {'elo':>7}  {'95% interval':<17} {'score':>6}  "
-            f"{'first':>6}  {'lowest':>6}",
+            f"{'first':>6}" + (f"  {'lowest':>6}" if colours else ""),
         ]
         for row in self.ratings():
             anchor = "  (anchor)" if row["policy"] == self.anchor else ""
+            lowest = f"  {row['lowest']:6.2f}" if colours else ""
             lines.append(
                 f"{row['policy']:<{width}}  {row['elo']:7.1f}  "
                 f"[{row['elo_lo']:6.1f}, {row['elo_hi']:6.1f}] {row['score']:6.1%}  "
-                f"{row['first_rate']:6.1%}  {row['lowest']:6.2f}{anchor}"
+                f"{row['first_rate']:6.1%}{lowest}{anchor}"
             )
         lines.append("")
         lines.append("score of the row against the column [95% Wilson interval]:")
@@ -411,8 +413,9 @@ def arena(
         in the 2-player game) plays each deal once from each of its ``players`` seat rotations,
         so a table plays ``players * games`` games.
     players : int, str or Rules
-        The game's rules (2, 3, 4, a token like ``"2T"``, or a ``Rules``); not the solo or team
-        game (no opponents to rank against, or seats that share counters).
+        The game's rules (2, 3, 4, a token like ``"2T"``, or a ``Rules``: what the game's
+        entry's ``rules`` takes); not the solo or team game (no opponents to rank against,
+        or seats that share counters).
     seed : anything ``numpy.random.default_rng`` accepts
         The root: deal ``d`` is chunk ``d``'s chance stream of ``genial.simulate(..., seed=)``.
         The result does not depend on ``workers``.
@@ -431,7 +434,10 @@ def arena(
     bootstrap : int
         Bootstrap samples (over deals) for the rating intervals; 0 for none (NaN bounds).
     game : str
-        ``"board"`` or ``"cards"`` (``genial.games()``).
+        Any registered game (``genial.games()``: ``"board"``, ``"cards"``, or a plug-in's):
+        the arena needs of its result rows only their ``ranks`` (the first places from their
+        ``winner``, else from the ranks; the lowest colour from a ``scores`` column of
+        colours, else ``lowest`` is NaN).
     """
     names = _check_policies(policies)
     game_entry = entry(game)
@@ -498,9 +504,18 @@ def arena(
 
 def _outcomes(
     n: int, tables: Sequence[tuple[int, ...]], rows: npt.NDArray[Any]
-) -> tuple[npt.NDArray[np.int64], ...]:
+) -> tuple[
+    npt.NDArray[np.int64],
+    npt.NDArray[np.int64],
+    npt.NDArray[np.int64],
+    npt.NDArray[np.int64],
+    npt.NDArray[np.int64],
+    bool,
+]:
     """Per deal: wins[d, i, j], ties[d, i, j], first places and games per policy, and the sum
-    of the final lowest colours per policy."""
+    of the final lowest colours per policy; then whether the rows have colours (``_lowest``).
+    Only the ranks are needed: the first places come from the rows' ``winner`` column, else
+    from the ranks."""
     deals = rows.shape[0]
     k = len(tables[0])
     wins = np.zeros((deals, n, n), dtype=np.int64)
@@ -508,23 +523,46 @@ def _outcomes(
     first = np.zeros((deals, n), dtype=np.int64)
     played = np.zeros((deals, n), dtype=np.int64)
     lowest = np.zeros((deals, n), dtype=np.int64)
+    scored = True
     for t, table in enumerate(tables):
         for r in range(k):
             seat_policy = _rotation(table, r)
             game_rows = rows[:, t, r]
             ranks = game_rows["ranks"][:, :k].astype(np.int64)
-            low = game_rows["scores"][:, :k, :].min(axis=2).astype(np.int64)
-            winner = game_rows["winner"].astype(np.int64)
+            low = _lowest(game_rows, k)
+            scored = scored and low is not None
+            winner = _winner(game_rows, ranks)
             for s, i in enumerate(seat_policy):
                 played[:, i] += 1
                 first[:, i] += winner == s
-                lowest[:, i] += low[:, s]
+                if low is not None:
+                    lowest[:, i] += low[:, s]
                 for u, j in enumerate(seat_policy):
                     if u == s:
                         continue
                     wins[:, i, j] += ranks[:, s] < ranks[:, u]
                     ties[:, i, j] += ranks[:, s] == ranks[:, u]
-    return wins, ties, first, played, lowest
+    return wins, ties, first, played, lowest, scored
+
+
+def _lowest(rows: npt.NDArray[Any], k: int) -> npt.NDArray[np.int64] | None:
+    """Each seat's final lowest colour (its lowest score: the rows' ``scores`` column, seats by
+    colours), or None in a game whose rows have no such column."""
+    names = rows.dtype.names or ()
+    if "scores" not in names or len(rows.dtype["scores"].shape) != 2:
+        return None
+    low: npt.NDArray[np.int64] = rows["scores"][:, :k, :].min(axis=2).astype(np.int64)
+    return low
+
+
+def _winner(rows: npt.NDArray[Any], ranks: npt.NDArray[np.int64]) -> npt.NDArray[np.int64]:
+    """The seat ranked first alone in each game (-1: a shared first place): the rows'
+    ``winner`` column, or the ranks' outright first in a game whose rows have none."""
+    if "winner" in (rows.dtype.names or ()):
+        winner: npt.NDArray[np.int64] = rows["winner"].astype(np.int64)
+        return winner
+    first = ranks == 0
+    return np.where(first.sum(axis=1) == 1, first.argmax(axis=1), -1).astype(np.int64)
 
 
 def _result(
@@ -540,7 +578,7 @@ def _result(
     seconds: float,
 ) -> ArenaResult:
     n = len(names)
-    wins_d, ties_d, first_d, played_d, lowest_d = _outcomes(n, tables, rows)
+    wins_d, ties_d, first_d, played_d, lowest_d, scored = _outcomes(n, tables, rows)
     wins, ties = wins_d.sum(axis=0), ties_d.sum(axis=0)
     meetings = wins + wins.T + ties
     with np.errstate(invalid="ignore", divide="ignore"):
@@ -569,6 +607,8 @@ def _result(
     played = played_d.sum(axis=0)
     with np.errstate(invalid="ignore", divide="ignore"):
         lowest = np.where(played > 0, lowest_d.sum(axis=0) / played, np.nan)
+    if not scored:  # a game without colours: no lowest colour to average
+        lowest = np.full(n, np.nan)
     return ArenaResult(
         policies=names,
         rules=rules,
