@@ -114,9 +114,19 @@ _SUMS = 6  # per move: playouts, outright wins, shared firsts, sum of ranks, of 
 GENERIC_PHASE = "move"
 """The phase of a decision of a game without a kernel (``AnalysisHooks``)."""
 
-PLAYOUT_VERBS = ("from_position", "legal_moves", "play", "choose", "ranks", "scores")
-"""What the playouts of a game without a kernel ask of its games (and ``position``,
-``is_over``, ``current_player``, as the conformance contract has them)."""
+PLAYOUT_VERBS = (
+    "from_position",
+    "from_text",
+    "legal_moves",
+    "play",
+    "choose",
+    "ranks",
+    "scores",
+)
+"""What the analysis of a game without a kernel asks of its game class (and of its games
+``position``, ``is_over``, ``current_player``, as the conformance contract has them):
+``from_position(position, seed=...)`` deals a playout, ``choose(policy, epsilon=...)`` plays
+a seat's policy from the game's own policy stream, ``from_text`` gives ``Evaluation.best``."""
 
 _DECISIONS = {"place": "place", "play": "play a card", "swap": "decide the swap"}
 
@@ -138,7 +148,7 @@ class Evaluation:
     """
 
     position: str
-    rules: Rules | CardRules
+    rules: Rules | CardRules | Any  # (the rules of a game of another distribution)
     seat: int
     phase: str
     view: View

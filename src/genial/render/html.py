@@ -276,7 +276,9 @@ def replay_html(record: Mapping[str, Any], *, title: str | None = None) -> str:
     opens at move 12.
 
     Every position is replayed with the library; the picture is drawn once, and each step
-    holds only what changed (its players' panels and which tiles show).
+    holds only what changed (its players' panels and which tiles show). The picture and the
+    score table are the entry's ``replay_picture``; a game without one shows each position's
+    text (``genial.render.kit.text_picture``).
 
     >>> from genial import Game
     >>> game = Game(2, seed=4)
