@@ -321,7 +321,7 @@ def _register_toy() -> None:
         register(GAME)
 
 
-# -- the layers that do not take a third game yet ---------------------------------------------
+# -- the layers above: summaries, analyses, arenas, the command line, environments, replays ---
 
 
 def test_summary() -> None:

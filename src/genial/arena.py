@@ -435,9 +435,9 @@ def arena(
         Bootstrap samples (over deals) for the rating intervals; 0 for none (NaN bounds).
     game : str
         Any registered game (``genial.games()``: ``"board"``, ``"cards"``, or a plug-in's):
-        the arena needs of its result rows only their ``ranks`` (the first places from their
-        ``winner``, else from the ranks; the lowest colour from a ``scores`` column of
-        colours, else ``lowest`` is NaN).
+        the arena needs of its result rows only their ``ranks`` and ``winner``, and the
+        lowest colour of their ``scores`` in a game with colours (the adapter's
+        ``colours``; else ``lowest`` is NaN).
     """
     names = _check_policies(policies)
     game_entry = entry(game)
@@ -497,25 +497,18 @@ def arena(
         results.close()
     seconds = time.perf_counter() - began
     rows = np.concatenate(blocks)  # (deals, tables, rotations)
+    colours = bool(getattr(game_entry.adapter, "colours", ""))  # (GameAdapter.colours)
     return _result(
-        names, rules, k, tables, rows, anchor_index, float(prior), samples, root, seconds
+        names, rules, k, tables, rows, anchor_index, float(prior), samples, root, seconds, colours
     )
 
 
 def _outcomes(
-    n: int, tables: Sequence[tuple[int, ...]], rows: npt.NDArray[Any]
-) -> tuple[
-    npt.NDArray[np.int64],
-    npt.NDArray[np.int64],
-    npt.NDArray[np.int64],
-    npt.NDArray[np.int64],
-    npt.NDArray[np.int64],
-    bool,
-]:
+    n: int, tables: Sequence[tuple[int, ...]], rows: npt.NDArray[Any], colours: bool = True
+) -> tuple[npt.NDArray[np.int64], ...]:
     """Per deal: wins[d, i, j], ties[d, i, j], first places and games per policy, and the sum
-    of the final lowest colours per policy; then whether the rows have colours (``_lowest``).
-    Only the ranks are needed: the first places come from the rows' ``winner`` column, else
-    from the ranks."""
+    of the final lowest colours per policy (zeros in a game without ``colours``: the rows'
+    ``ranks`` and ``winner`` are all the arena needs)."""
     deals = rows.shape[0]
     k = len(tables[0])
     wins = np.zeros((deals, n, n), dtype=np.int64)
@@ -523,15 +516,13 @@ def _outcomes(
     first = np.zeros((deals, n), dtype=np.int64)
     played = np.zeros((deals, n), dtype=np.int64)
     lowest = np.zeros((deals, n), dtype=np.int64)
-    scored = True
     for t, table in enumerate(tables):
         for r in range(k):
             seat_policy = _rotation(table, r)
             game_rows = rows[:, t, r]
             ranks = game_rows["ranks"][:, :k].astype(np.int64)
-            low = _lowest(game_rows, k)
-            scored = scored and low is not None
-            winner = _winner(game_rows, ranks)
+            low = game_rows["scores"][:, :k, :].min(axis=2).astype(np.int64) if colours else None
+            winner = game_rows["winner"].astype(np.int64)
             for s, i in enumerate(seat_policy):
                 played[:, i] += 1
                 first[:, i] += winner == s
@@ -542,27 +533,7 @@ def _outcomes(
                         continue
                     wins[:, i, j] += ranks[:, s] < ranks[:, u]
                     ties[:, i, j] += ranks[:, s] == ranks[:, u]
-    return wins, ties, first, played, lowest, scored
-
-
-def _lowest(rows: npt.NDArray[Any], k: int) -> npt.NDArray[np.int64] | None:
-    """Each seat's final lowest colour (its lowest score: the rows' ``scores`` column, seats by
-    colours), or None in a game whose rows have no such column."""
-    names = rows.dtype.names or ()
-    if "scores" not in names or len(rows.dtype["scores"].shape) != 2:
-        return None
-    low: npt.NDArray[np.int64] = rows["scores"][:, :k, :].min(axis=2).astype(np.int64)
-    return low
-
-
-def _winner(rows: npt.NDArray[Any], ranks: npt.NDArray[np.int64]) -> npt.NDArray[np.int64]:
-    """The seat ranked first alone in each game (-1: a shared first place): the rows'
-    ``winner`` column, or the ranks' outright first in a game whose rows have none."""
-    if "winner" in (rows.dtype.names or ()):
-        winner: npt.NDArray[np.int64] = rows["winner"].astype(np.int64)
-        return winner
-    first = ranks == 0
-    return np.where(first.sum(axis=1) == 1, first.argmax(axis=1), -1).astype(np.int64)
+    return wins, ties, first, played, lowest
 
 
 def _result(
@@ -576,9 +547,10 @@ def _result(
     samples: int,
     root: np.random.SeedSequence,
     seconds: float,
+    colours: bool = True,
 ) -> ArenaResult:
     n = len(names)
-    wins_d, ties_d, first_d, played_d, lowest_d, scored = _outcomes(n, tables, rows)
+    wins_d, ties_d, first_d, played_d, lowest_d = _outcomes(n, tables, rows, colours)
     wins, ties = wins_d.sum(axis=0), ties_d.sum(axis=0)
     meetings = wins + wins.T + ties
     with np.errstate(invalid="ignore", divide="ignore"):
@@ -607,7 +579,7 @@ def _result(
     played = played_d.sum(axis=0)
     with np.errstate(invalid="ignore", divide="ignore"):
         lowest = np.where(played > 0, lowest_d.sum(axis=0) / played, np.nan)
-    if not scored:  # a game without colours: no lowest colour to average
+    if not colours:  # a game without colours: no lowest colour to average
         lowest = np.full(n, np.nan)
     return ArenaResult(
         policies=names,
