@@ -217,3 +217,19 @@ def test_the_card_game_has_arenas_too() -> None:
 def test_wrong_arguments_are_refused(kwargs: dict[str, object], message: str) -> None:
     with pytest.raises(GenialError, match=message):
         arena(games=kwargs.pop("games", 2), **kwargs)  # type: ignore[arg-type]
+
+
+def test_outcomes_of_rows_without_colours() -> None:
+    """A game whose adapter has no ``colours`` needs only the rows' ``ranks`` and ``winner``."""
+    from genial.arena import _outcomes
+
+    dtype = np.dtype([("ranks", "i1", (4,)), ("winner", "i1")])
+    rows = np.zeros((2, 1, 2), dtype=dtype)  # 2 deals, 1 table, 2 rotations
+    rows["ranks"][0, 0, 0, :2], rows["winner"][0, 0, 0] = (0, 1), 0  # deal 0: seat 0 first
+    rows["ranks"][0, 0, 1, :2], rows["winner"][0, 0, 1] = (1, 0), 1  # then seat 1
+    rows["winner"][1] = -1  # deal 1: shared firsts (every rank 0)
+    wins, ties, first, played, lowest = _outcomes(2, [(0, 1)], rows, colours=False)
+    assert not lowest.any() and played.tolist() == [[2, 2], [2, 2]]
+    # deal 0: policy 0 sits in seat 0 of rotation 0 and in seat 1 of rotation 1: first twice
+    assert first.tolist() == [[2, 0], [0, 0]] and wins[0].tolist() == [[0, 2], [0, 0]]
+    assert ties[1].tolist() == [[0, 2], [2, 0]]

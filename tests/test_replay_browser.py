@@ -178,3 +178,34 @@ def test_play_button_runs_and_stops(browser: Any, tmp_path: Path) -> None:
     view.page.wait_for_function("document.getElementById('play').textContent === 'play'")
     assert view.counter() == "move 3 / 3"  # it stopped by itself at the end
     assert view.errors == []
+
+
+@pytest.mark.usefixtures("toy_game")
+def test_a_game_without_a_picture_replays_as_its_texts(browser: Any, tmp_path: Path) -> None:
+    """The toy game (``tests/toy``) has no picture of its own: its page shows each position's
+    text and one score column a seat, and steps like the others'."""
+    from .toy import ToyGame
+
+    game = ToyGame(3, seed=5)
+    while not game.is_over:
+        game.play(game.choose("greedy"))
+    record = game.to_record()
+    n = len(game.moves)
+    path = tmp_path / "toy.html"
+    path.write_text(replay_html(record), encoding="utf-8")
+    view = Page(browser, path)
+    page = view.page
+    assert view.counter() == f"move 0 / {n}" and view.scores() == [[0]] * 3
+    assert "seat 0: 0  <- to move" in page.inner_text("#picture")
+    page.keyboard.press("End")
+    assert view.counter() == f"move {n} / {n}"
+    assert view.scores() == [[int(v)] for v in game.scores]
+    assert page.inner_text("#picture").count("\n") >= 3 and "wins" in page.inner_text("#status")
+    page.keyboard.press("Home")
+    page.keyboard.press("PageDown")
+    again = ToyGame.from_record(record)
+    for _ in range(n - 10):
+        again.undo()
+    assert view.scores() == [[int(v)] for v in again.scores]
+    assert str(again).splitlines()[1] in page.inner_text("#picture")
+    assert view.errors == [] and view.requests == [view.url]

@@ -9,9 +9,11 @@ strict marker fails the run, and the marker goes.
 
 from __future__ import annotations
 
+import html
 import json
 import os
 import pickle
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -319,7 +321,7 @@ def _register_toy() -> None:
         register(GAME)
 
 
-# -- the layers that do not take a third game yet ---------------------------------------------
+# -- the layers above: summaries, analyses, arenas, the command line, environments, replays ---
 
 
 def test_summary() -> None:
@@ -345,31 +347,86 @@ def test_to_pandas() -> None:
     assert frame["won"].sum() == (runs.winner >= 0).sum()
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="genial.analysis.evaluate knows two games by isinstance (_as_game: Game, CardGame, "
-    "their positions and texts; _kind_of: CardRules else board) and plays out in their "
-    "kernels (_Kind); GameEntry has no evaluate/playout hook",
-)
 def test_evaluate() -> None:
-    from genial.analysis import evaluate
+    """``evaluate`` plays a game without a kernel out through the game's own verbs: the same
+    table whatever the workers, the game left as it was."""
+    from genial.analysis import PLAYOUT_VERBS, evaluate
+    from genial.render.html import evaluation_html
 
+    assert all(hasattr(ToyGame, verb) for verb in PLAYOUT_VERBS)
     game = ToyGame(2, seed=1)
     game.play("roll")
     result = evaluate(game, playouts=40, seed=1, workers=1)
-    assert len(result.rows) == 2
+    assert len(result.rows) == len(game.legal_moves()) and result.phase == "move"
+    # holding 25 + 5 reaches the target: every playout of hold is a win, roll's are not
+    text = "pig2 | 25 20 | seat 0 | total 5 | move 30"
+    near = ToyGame.from_text(text, seed=1)
+    one = evaluate(near, playouts=200, seed=3, workers=1)
+    two = evaluate(near, playouts=200, seed=3, workers=2)
+    assert one.rows == two.rows != evaluate(near, playouts=200, seed=4, workers=1).rows
+    assert near.to_text() == text and near.moves == []
+    hold, roll = one.rows
+    assert one.best is ToyMove.parse("hold") and (hold["move"], roll["move"]) == ("hold", "roll")
+    assert hold["wins"] == hold["playouts"] == 200 and hold["lowest"] == 30 and hold["rank"] == 0
+    assert 0 < roll["wins"] < 200 and roll["points"] == hold["points"] == 0
+    assert one.seat == 0 and one.policy == ("random", "random") and one.total_playouts == 400
+    assert "seat 0 to move" in str(one) and evaluation_html(one).count("<tr>") == 4
+    assert evaluate(ToyPosition.parse(text), playouts=200, seed=3, workers=1).rows == one.rows
+    only = evaluate(near, playouts=10, seed=1, moves=["roll", 1, ToyMove("roll")], workers=1)
+    assert sorted(r["move"] for r in only.rows) == ["hold", "roll"] and only.total_playouts == 20
+    assert [r["move"] for r in evaluate(near, playouts=5, moves=[0], workers=1).rows] == ["roll"]
+    greedy = evaluate(near, playouts=50, policy=("greedy", "epsilon-greedy:0.3"), seed=1)
+    assert greedy.policy == ("greedy", "epsilon-greedy:0.3")
+    halving = evaluate(near, playouts=64, min_playouts=16, adaptive=True, seed=1, workers=1)
+    assert [r["playouts"] for r in halving.rows] == [64, 16] and str(halving.best) == "hold"
+    with pytest.raises(GenialError, match="moves: 'pass' is not legal here"):
+        evaluate(near, playouts=10, moves=["pass"])
+    with pytest.raises(GenialError, match="moves: 'hold' is not legal here"):
+        evaluate(ToyGame(2, seed=1), playouts=10, moves=["hold"])
+    with pytest.raises(GenialError, match="search policies are the board game's"):
+        evaluate(near, playouts=10, policy="mc:10")
+    with pytest.raises(GenialError, match="the game is over"):
+        evaluate(ToyGame.from_text("pig2 | 30 20 | seat 1 | total 0 | move 30"), playouts=10)
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="genial.arena._outcomes reads rows['scores'][:, :k, :].min(axis=2) (the lowest "
-    "colour) besides ranks and winner; a game without a scores column of a colour axis fails",
-)
 def test_arena() -> None:
     from genial.arena import arena
 
     result = arena(["greedy", "random"], games=20, seed=1, workers=1, game="toy", bootstrap=0)
     assert result.games == 40 and result.elo[0] > result.elo[1]
+    assert result.played.tolist() == [40, 40] and np.isnan(result.lowest).all()  # no colours
+    assert result.first.sum() + (result.ties[0, 1]) == 40  # a first place in every untied game
+    again = arena(["greedy", "random"], games=20, seed=1, workers=2, game="pig", bootstrap=0)
+    assert np.array_equal(again.wins, result.wins) and np.array_equal(again.ties, result.ties)
+    three = arena(
+        ["greedy", "random", "epsilon-greedy"], games=4, players=3, seed=2, game="toy", bootstrap=9
+    )
+    assert three.games == 12 and three.rules == ToyRules(3) and three.meetings[0, 1] == 12
+    assert "lowest" not in str(three) and "–" in three._repr_html_()
+
+
+def test_command_line_analyse_arena_and_replay(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The command line's verbs that need no ``Playouts.summary()``: ``analyse`` and ``arena``
+    with ``--game toy``, and ``replay`` of a toy record (the game its format names)."""
+    from genial.cli import main
+
+    text = "pig2 | 25 20 | seat 0 | total 5 | move 30"
+    assert main(["analyse", "--game", "toy", text, "--playouts", "20", "--seed", "1"]) == 0
+    out = capsys.readouterr().out
+    assert "seat 0 to move, rules pig2" in out and out.index("hold") < out.index("roll")
+    arena_args = ["--policy", "greedy", "random", "--games", "5", "--seed", "1", "--no-progress"]
+    assert main(["arena", "--game", "pig", *arena_args]) == 0
+    assert "5 deals, 10 games" in capsys.readouterr().out
+    game = ToyGame(2, seed=4)
+    while not game.is_over:
+        game.play(game.choose("greedy"))
+    record, page = tmp_path / "toy.json", tmp_path / "toy.html"
+    record.write_text(json.dumps(game.to_record()))
+    assert main(["replay", str(record), "--html", str(page)]) == 0
+    assert f"replay of {len(game.moves)} moves" in capsys.readouterr().out
+    assert page.read_text().count("<li data-step=") == len(game.moves) + 1
 
 
 def test_command_line_simulate(capsys: pytest.CaptureFixture[str]) -> None:
@@ -421,12 +478,6 @@ def test_pettingzoo_environment() -> None:
     assert sorted(env.unwrapped.final_rewards) == [-1.0, 1.0]
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="genial.render.html.replay_html knows the formats 'genial-record' and "
-    "'genial-cards-record' only (_replay_game), and draws with render.svg.replay_picture "
-    "(board or cards); GameEntry has no picture hook",
-)
 def test_replay_page() -> None:
     from genial.render.html import replay_html
 
@@ -436,3 +487,18 @@ def test_replay_page() -> None:
     page = replay_html(game.to_record())
     assert page.startswith("<!DOCTYPE html>")
     assert page.count("<li data-step=") == len(game.moves) + 1
+    # no picture of its own: each step its text, the scores one column a seat, no lowest
+    data = json.loads(re.search(r'id="genial-data">(.*?)</script>', page).group(1))
+    assert data["lowest"] is False and len(data["steps"]) == len(game.moves) + 1
+    assert data["steps"][0]["scores"] == [[0], [0]]
+    assert data["steps"][-1]["scores"] == [[int(v)] for v in game.scores]
+    assert data["steps"][-1]["status"] == f"game over: player {game.position.winner} wins"
+    assert '<th title="score">score</th></tr>' in page and "<th>low</th>" not in page
+    last = html.escape(str(game).splitlines()[-1])
+    assert last in data["fragments"][data["steps"][-1]["panels"][0]]
+    held = next(
+        i
+        for i, m in enumerate(game.moves)
+        if str(m) == "hold" and data["steps"][i]["scores"] != data["steps"][i + 1]["scores"]
+    )
+    assert "(+" in data["steps"][held + 1]["said"] and " score)" in data["steps"][held + 1]["said"]

@@ -34,6 +34,17 @@ two markers now (``CardGame.gains``). The player view redeals every other hand, 
 discard pile (face down, RULES §5.3), each keeping its size. Its policies are the card game's
 (``"random"``, ``"greedy"``, ``"epsilon-greedy"``); the search policies are the board game's.
 
+A game of another distribution (``genial.registry``) is analysed the same way without a kernel:
+an entry without ``analysis`` hooks has its playouts played through the game's own verbs
+(``PLAYOUT_VERBS``), in Python. Playout ``k`` of a work item deals
+``from_position(position, seed=s)``, ``s`` the ``k``-th 64-bit draw of the item's chance stream
+(the game draws its chance and, from the seed's ``POLICY_STREAM`` child, its policies' choices
+from it, as the library's games do), plays the move, then every seat's ``choose(policy,
+epsilon=...)`` until the game is over; so its table, too, does not depend on ``workers``. Its
+phase is ``"move"``, ``lowest`` is the seat's final score (the lowest of its scores if it has
+several), ``points`` is 0, and both views play the position as the game reads it (such a game
+has no redeal of what the seat cannot see: give it ``analysis`` hooks for that).
+
 >>> import genial
 >>> game = genial.Game(2, seed=4)
 >>> result = evaluate(game, playouts=40, seed=1, workers=1)
@@ -51,7 +62,7 @@ from __future__ import annotations
 
 import math
 import time
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Literal
 
@@ -76,7 +87,7 @@ if TYPE_CHECKING:  # pragma: no cover  (annotations only: evaluate asks the regi
     from .cards.notation import CardPosition
     from .cards.rules import CardRules
 
-__all__ = ["VIEWS", "Evaluation", "evaluate"]
+__all__ = ["PLAYOUT_VERBS", "VIEWS", "Evaluation", "evaluate"]
 
 View = Literal["player", "omniscient"]
 VIEWS: tuple[View, ...] = ("player", "omniscient")
@@ -100,11 +111,22 @@ _SUMS = 6  # per move: playouts, outright wins, shared firsts, sum of ranks, of 
 # -- the games ----------------------------------------------------------------------------------
 
 
-def _hooks(found: GameEntry) -> AnalysisHooks:
-    if found.analysis is None:
-        raise GenialError(f"evaluate: the game {found.name!r} has no position analysis")
-    return found.analysis
+GENERIC_PHASE = "move"
+"""The phase of a decision of a game without a kernel (``AnalysisHooks``)."""
 
+PLAYOUT_VERBS = (
+    "from_position",
+    "from_text",
+    "legal_moves",
+    "play",
+    "choose",
+    "ranks",
+    "scores",
+)
+"""What the analysis of a game without a kernel asks of its game class (and of its games
+``position``, ``is_over``, ``current_player``, as the conformance contract has them):
+``from_position(position, seed=...)`` deals a playout, ``choose(policy, epsilon=...)`` plays
+a seat's policy from the game's own policy stream, ``from_text`` gives ``Evaluation.best``."""
 
 _DECISIONS = {"place": "place", "play": "play a card", "swap": "decide the swap"}
 
@@ -121,11 +143,12 @@ class Evaluation:
     keep). ``metric`` is what the moves are ranked by: ``"win_rate"`` (then ``lowest``), or
     ``"lowest"`` in the solo game. In the card game (``rules`` a ``CardRules``, ``phase``
     ``"play"`` or ``"swap"``) ``lowest`` is the lowest marker and ``points`` how far the play
-    advances the seat's two markers now (``CardGame.gains``).
+    advances the seat's two markers now (``CardGame.gains``). In a game without a kernel
+    (``phase`` ``"move"``) ``lowest`` is the seat's final score and ``points`` 0.
     """
 
     position: str
-    rules: Rules | CardRules
+    rules: Rules | CardRules | Any  # (the rules of a game of another distribution)
     seat: int
     phase: str
     view: View
@@ -139,10 +162,16 @@ class Evaluation:
     seconds: float | None = None
 
     @property
-    def best(self) -> Move | CardMove:
-        """The move ranked first (a ``CardMove`` in the card game)."""
-        move: Move | CardMove = _hooks(entry_of(self.rules)).moves[int(self.rows[0]["action"])]
-        return move
+    def best(self) -> Move | CardMove | Any:
+        """The move ranked first (a ``CardMove`` in the card game, a move of its own game in
+        a game without a kernel)."""
+        found = entry_of(self.rules)
+        action = int(self.rows[0]["action"])
+        if found.analysis is not None:
+            move: Move | CardMove = found.analysis.moves[action]
+            return move
+        legal = found.game.from_text(self.position).legal_moves()
+        return next(m for m in legal if m.action == action)
 
     @property
     def total_playouts(self) -> int:
@@ -233,8 +262,11 @@ def _as_game(game: object) -> tuple[GameEntry, Any]:
     )
 
 
-def _candidates(found: GameEntry, game: Any, legal: list[int], moves: object) -> list[int]:
-    """The action ids to evaluate: every legal one, or the given moves (each legal)."""
+def _candidates(
+    found: GameEntry, legal: list[int], moves: object, as_move: Callable[[Any], Any]
+) -> list[int]:
+    """The action ids to evaluate: every legal one, or the given moves (each legal; ``as_move``
+    reads one)."""
     if moves is None:
         return legal
     single = isinstance(moves, str) or (found.move is not None and isinstance(moves, found.move))
@@ -243,7 +275,7 @@ def _candidates(found: GameEntry, game: Any, legal: list[int], moves: object) ->
     allowed = set(legal)
     out: list[int] = []
     for item in moves:
-        move = game._as_move(item)
+        move = as_move(item)
         if move.action not in allowed:
             raise GenialError(f"moves: {move} is not legal here")
         if move.action not in out:
@@ -253,6 +285,18 @@ def _candidates(found: GameEntry, game: Any, legal: list[int], moves: object) ->
     return out
 
 
+def _legal_move(legal: Sequence[Any], item: object) -> Any:
+    """The legal move ``item`` (a move, its text or its action id) stands for, in a game
+    without a kernel (only its verbs: ``legal_moves()``, each move's ``action`` and text)."""
+    action = isinstance(item, (int, np.integer)) and not isinstance(item, (bool, np.bool_))
+    for move in legal:
+        if item is move or (isinstance(item, (str, type(move))) and str(item) == str(move)):
+            return move
+        if action and int(item) == move.action:  # type: ignore[call-overload]
+            return move
+    raise GenialError(f"moves: {excerpt(item)} is not legal here")
+
+
 # -- playing -----------------------------------------------------------------------------------
 
 
@@ -260,8 +304,8 @@ def _candidates(found: GameEntry, game: Any, legal: list[int], moves: object) ->
 class _Plan:
     """What every work item shares: the position, the policies, the view."""
 
-    kind: AnalysisHooks
-    base: Any  # the kernel state: a _core.Core, or a card kernel's Cards
+    kind: AnalysisHooks | None  # None: a game without a kernel, played through its own API
+    base: Any  # the kernel state (a _core.Core, a card kernel's Cards), or the position
     seat: int
     codes: npt.NDArray[np.uint8]
     eps: npt.NDArray[np.float64]
@@ -269,6 +313,10 @@ class _Plan:
     view_seat: int
     side: int  # the winner value that is a win of the seat to move (its team in the team game)
     actions: list[int]
+    labels: list[str]  # the moves' texts, by index into actions
+    points: list[int]  # what each move scores now, by index into actions
+    game: Any = None  # the game class (a game without a kernel)
+    seats: tuple[tuple[str, float], ...] = ()  # each seat's policy and epsilon (the same)
 
 
 Task = tuple[int, int]
@@ -279,15 +327,37 @@ def _play_item(item: tuple[_Plan, np.random.SeedSequence, list[Task]]) -> npt.ND
     """Play an item's tasks one after the other on the item's two streams; the sums of each
     task's playouts (``_SUMS`` per task)."""
     plan, seed, tasks = item
-    chance = stream(seed)
-    policy = stream(child_seed(seed, POLICY_STREAM))
-    total = sum(n for _, n in tasks)
-    kernel = plan.kind.kernel
-    rows = np.zeros(total, dtype=kernel.ROW_DTYPE)
-    seats = np.array([plan.seat], dtype=np.int16)
     counts = [n for _, n in tasks]
     starts = np.zeros(len(tasks), dtype=np.int64)
     np.cumsum(counts[:-1], out=starts[1:])
+    if plan.kind is None:
+        ranks, lowest, wins, shared = _play_out(plan, seed, tasks)
+    else:
+        ranks, lowest, wins, shared = _play_kernel(plan, plan.kind, seed, tasks)
+    values = np.stack(
+        [np.ones(len(ranks), dtype=np.int64), wins, shared, ranks, lowest, lowest * lowest],
+        axis=1,
+    )
+    sums: npt.NDArray[np.int64] = np.add.reduceat(values, starts, axis=0)
+    return sums
+
+
+Outcomes = tuple[npt.NDArray[np.int64], ...]
+"""Per playout of an item: the seat's rank, its lowest, an outright win, a shared first."""
+
+
+def _play_kernel(
+    plan: _Plan, kind: AnalysisHooks, seed: np.random.SeedSequence, tasks: list[Task]
+) -> Outcomes:
+    """The playouts of a game with a kernel: one ``run_chunk`` call, each game's first
+    decision forced."""
+    chance = stream(seed)
+    policy = stream(child_seed(seed, POLICY_STREAM))
+    total = sum(n for _, n in tasks)
+    kernel = kind.kernel
+    rows = np.zeros(total, dtype=kernel.ROW_DTYPE)
+    seats = np.array([plan.seat], dtype=np.int16)
+    counts = [n for _, n in tasks]
     each = np.repeat(np.array([plan.actions[m] for m, _ in tasks], dtype=np.int16), counts)
     kernel.run_chunk(  # each game a placement (a play), or swap/keep at the swap decision, forced
         plan.base,
@@ -307,19 +377,34 @@ def _play_item(item: tuple[_Plan, np.random.SeedSequence, list[Task]]) -> npt.ND
     ranks = rows["ranks"][:, plan.seat].astype(np.int64)
     lowest = rows["scores"][:, plan.seat, :].min(axis=1).astype(np.int64)
     winner = rows["winner"].astype(np.int64)
-    values = np.stack(
-        [
-            np.ones(total, dtype=np.int64),
-            (winner == plan.side).astype(np.int64),
-            ((winner == -1) & (ranks == 0)).astype(np.int64),
-            ranks,
-            lowest,
-            lowest * lowest,
-        ],
-        axis=1,
-    )
-    sums: npt.NDArray[np.int64] = np.add.reduceat(values, starts, axis=0)
-    return sums
+    wins = (winner == plan.side).astype(np.int64)
+    shared = ((winner == -1) & (ranks == 0)).astype(np.int64)
+    return ranks, lowest, wins, shared
+
+
+def _play_out(plan: _Plan, seed: np.random.SeedSequence, tasks: list[Task]) -> Outcomes:
+    """The playouts of a game without a kernel, through the game's own verbs: playout ``k``
+    of the item is ``from_position(position, seed=s)``, ``s`` the ``k``-th 64-bit draw of the
+    item's chance stream (the game takes its chance and its policies' draws from that seed, as
+    the library's games do), the move played, then every seat's ``choose`` until it is over."""
+    chance = stream(seed)
+    total = sum(n for _, n in tasks)
+    out = np.zeros((4, total), dtype=np.int64)
+    k = 0
+    for m, n in tasks:
+        for _ in range(n):
+            game = plan.game.from_position(plan.base, seed=int(chance.random_raw()))
+            game.play(plan.actions[m])
+            while not game.is_over:
+                name, epsilon = plan.seats[game.current_player]
+                game.play(game.choose(name, epsilon=epsilon))
+            ranks = np.asarray(game.ranks(), dtype=np.int64)
+            first = bool(ranks[plan.seat] == 0)
+            alone = first and int((ranks == 0).sum()) == 1
+            score = np.asarray(game.scores)[plan.seat]
+            out[:, k] = (ranks[plan.seat], int(np.min(score)), alone, first and not alone)
+            k += 1
+    return out[0], out[1], out[2], out[3]
 
 
 def _pack(tasks: Sequence[Task]) -> list[list[Task]]:
@@ -421,7 +506,7 @@ def _schedule(n_moves: int, playouts: int, first: int) -> list[tuple[int, int]]:
 
 
 def evaluate(
-    game: Game | Position | CardGame | CardPosition | str,
+    game: Game | Position | CardGame | CardPosition | str | Any,
     *,
     playouts: int = 1000,
     policy: str | Sequence[str] = "random",
@@ -430,7 +515,7 @@ def evaluate(
     view: View = "player",
     adaptive: bool = False,
     min_playouts: int = 32,
-    moves: Sequence[Move | CardMove | str | int] | None = None,
+    moves: Sequence[Move | CardMove | str | int | Any] | None = None,
     progress: bool = False,
     epsilon: float = 0.1,
 ) -> Evaluation:
@@ -440,13 +525,16 @@ def evaluate(
     ----------
     game : Game, Position, CardGame, CardPosition or position text
         The position; its seat to move is analysed (its team's result in the team game).
-        The card game is analysed the same way (module docstring).
+        The card game is analysed the same way, and so is a game of any registered game
+        (its game or position object), with its kernel or through its verbs (module
+        docstring).
     playouts : int
         Playouts per move; with ``adaptive``, what the moves kept to the last round get.
     policy : str or sequence of str
         The policy of every seat in the playouts (one name, or one per seat), as
         ``genial.simulate`` takes them: ``"random"``, ``"greedy"``, ... (the search policies
-        ``"mc:N"``, ``"mcts:N"`` in the board game only).
+        ``"mc:N"``, ``"mcts:N"`` in the board game only; a game without a kernel: the names
+        its ``choose`` takes).
     seed : anything ``numpy.random.default_rng`` accepts
         The root of the playouts' randomness; the same seed gives the same table whatever
         ``workers``.
@@ -472,26 +560,49 @@ def evaluate(
     if view not in VIEWS:
         raise GenialError(f"view must be 'player' or 'omniscient', got {excerpt(view)}")
     n_workers = worker_count(-1 if workers is None else workers)
+    kind = found.analysis
+    if kind is None:
+        missing = [verb for verb in PLAYOUT_VERBS if not hasattr(found.game, verb)]
+        if missing:
+            raise GenialError(
+                f"evaluate: the game {found.name!r} has no position analysis (no kernel, "
+                f"and its games lack {', '.join(missing)})"
+            )
     rules = dealt.rules
-    kind = _hooks(found)
     names, epsilons = parse_policies(policy, rules.players, epsilon, search=found.search)
     extra: dict[str, Any] = {}
-    if found.search:
+    if kind is None:  # a game without a kernel: its own verbs play the playouts out
+        codes, eps = np.zeros(0, dtype=np.uint8), np.zeros(0, dtype=np.float64)
+    elif found.search:
         codes, eps, extra["search"] = kernel_policies(names, epsilons)
     else:
         codes, eps = kernel_codes(names, epsilons)
     # the kernel state of the position itself (racks or hands in canonical order), not of the
     # game's history: the playouts depend on the position only, as simulate(start=...)'s do
     position = dealt.position
-    base = kind.load(position)
     text = position.to_text()
-    if base.phase == 2:
+    if kind is None:
+        base = position
+        over, seat = bool(dealt.is_over), int(dealt.current_player)
+        legal_moves = list(dealt.legal_moves())
+        legal = [int(m.action) for m in legal_moves]
+    else:
+        base = kind.load(position)
+        over, seat = base.phase == 2, int(base.current)
+        legal = [int(a) for a in base.legal_actions()]
+    if over:
         raise GenialError("evaluate: the game is over, there is no decision to analyse")
-    legal = [int(a) for a in base.legal_actions()]
     if not legal:
         raise GenialError("evaluate: the seat to move has no legal move")
-    actions = _candidates(found, dealt, legal, moves)
-    seat = int(base.current)
+    if kind is None:
+        by_action = {m.action: m for m in legal_moves}
+        actions = _candidates(found, legal, moves, lambda item: _legal_move(legal_moves, item))
+        labels = [str(by_action[a]) for a in actions]
+        points = [0] * len(actions)
+    else:
+        actions = _candidates(found, legal, moves, dealt._as_move)
+        labels = [str(kind.moves[a]) for a in actions]
+        points = [int(kind.points(base, a)) for a in actions]
     plan = _Plan(
         kind=kind,
         base=base,
@@ -500,8 +611,12 @@ def evaluate(
         eps=eps,
         extra=extra,
         view_seat=seat if view == "player" and rules.players > 1 else -1,
-        side=rules.team_of(seat),
+        side=rules.team_of(seat) if kind is not None else seat,
         actions=actions,
+        labels=labels,
+        points=points,
+        game=found.game,
+        seats=tuple(zip(names, epsilons, strict=True)),
     )
     metric = "lowest" if rules.players == 1 else "win_rate"
     root = as_seed_sequence(seed)
@@ -519,18 +634,18 @@ def evaluate(
     active = list(range(len(actions)))
     for kept, each in rounds:
         if kept < len(active):
-            ranked = sorted(_rows(runner.sums, active, plan, base), key=_order_key(metric))
+            ranked = sorted(_rows(runner.sums, active, plan), key=_order_key(metric))
             active = sorted(row["index"] for row in ranked[:kept])
         runner.play([(m, each - int(runner.sums[m, 0])) for m in active])
     seconds = time.perf_counter() - began
-    rows = sorted(_rows(runner.sums, range(len(actions)), plan, base), key=_order_key(metric))
+    rows = sorted(_rows(runner.sums, range(len(actions)), plan), key=_order_key(metric))
     for row in rows:
         del row["index"]
     return Evaluation(
         position=text,
         rules=rules,
         seat=seat,
-        phase=kind.phases[base.phase],
+        phase=GENERIC_PHASE if kind is None else kind.phases[base.phase],
         view=view,
         policy=tuple(canonical(b, e) for b, e in zip(names, epsilons, strict=True)),
         rows=tuple(rows),
@@ -543,19 +658,16 @@ def evaluate(
     )
 
 
-def _rows(
-    sums: npt.NDArray[np.int64], moves: Iterable[int], plan: _Plan, base: Any
-) -> list[dict[str, Any]]:
+def _rows(sums: npt.NDArray[np.int64], moves: Iterable[int], plan: _Plan) -> list[dict[str, Any]]:
     """The table rows of ``moves`` (indices into the plan), with their ``index``."""
     index = list(moves)
     stats = _stats(sums[index])
     columns = {k: v.tolist() for k, v in stats.items()}
     out = []
     for i, m in enumerate(index):
-        action = plan.actions[m]
-        row = {"move": str(plan.kind.moves[action]), "action": action}
+        row = {"move": plan.labels[m], "action": plan.actions[m]}
         row.update((k, v[i]) for k, v in columns.items())
-        row["points"] = plan.kind.points(base, action)
+        row["points"] = plan.points[m]
         row["index"] = m
         out.append(row)
     return out

@@ -186,7 +186,7 @@ class ArenaResult:
     the ``anchor`` policy at 0 (or mean 0), with 95% bootstrap-percentile bounds
     ``elo_lo``/``elo_hi`` (resampling deals: every game of a deal together). ``first``:
     outright first places per policy, ``played``: its games, ``lowest``: its mean final
-    lowest colour.
+    lowest colour (NaN in a game without colours).
     """
 
     policies: tuple[str, ...]
@@ -286,17 +286,19 @@ class ArenaResult:
             f"arena: {len(self.policies)} policies, rules {self.rules}, {self.deals:,} deals, "
             f"{self.games:,} games (every deal from every seat rotation)"
         )
+        colours = not np.isnan(self.lowest).all()  # a game without colours: no lowest column
         lines = [
             head,
             f"{'policy':<{width}}  {'elo':>7}  {'95% interval':<17} {'score':>6}  "
-            f"{'first':>6}  {'lowest':>6}",
+            f"{'first':>6}" + (f"  {'lowest':>6}" if colours else ""),
         ]
         for row in self.ratings():
             anchor = "  (anchor)" if row["policy"] == self.anchor else ""
+            lowest = f"  {row['lowest']:6.2f}" if colours else ""
             lines.append(
                 f"{row['policy']:<{width}}  {row['elo']:7.1f}  "
                 f"[{row['elo_lo']:6.1f}, {row['elo_hi']:6.1f}] {row['score']:6.1%}  "
-                f"{row['first_rate']:6.1%}  {row['lowest']:6.2f}{anchor}"
+                f"{row['first_rate']:6.1%}{lowest}{anchor}"
             )
         lines.append("")
         lines.append("score of the row against the column [95% Wilson interval]:")
@@ -411,8 +413,9 @@ def arena(
         in the 2-player game) plays each deal once from each of its ``players`` seat rotations,
         so a table plays ``players * games`` games.
     players : int, str or Rules
-        The game's rules (2, 3, 4, a token like ``"2T"``, or a ``Rules``); not the solo or team
-        game (no opponents to rank against, or seats that share counters).
+        The game's rules (2, 3, 4, a token like ``"2T"``, or a ``Rules``: what the game's
+        entry's ``rules`` takes); not the solo or team game (no opponents to rank against,
+        or seats that share counters).
     seed : anything ``numpy.random.default_rng`` accepts
         The root: deal ``d`` is chunk ``d``'s chance stream of ``genial.simulate(..., seed=)``.
         The result does not depend on ``workers``.
@@ -431,7 +434,10 @@ def arena(
     bootstrap : int
         Bootstrap samples (over deals) for the rating intervals; 0 for none (NaN bounds).
     game : str
-        ``"board"`` or ``"cards"`` (``genial.games()``).
+        Any registered game (``genial.games()``: ``"board"``, ``"cards"``, or a plug-in's):
+        the arena needs of its result rows only their ``ranks`` and ``winner``, and the
+        lowest colour of their ``scores`` in a game with colours (the adapter's
+        ``colours``; else ``lowest`` is NaN).
     """
     names = _check_policies(policies)
     game_entry = entry(game)
@@ -491,16 +497,18 @@ def arena(
         results.close()
     seconds = time.perf_counter() - began
     rows = np.concatenate(blocks)  # (deals, tables, rotations)
+    colours = bool(getattr(game_entry.adapter, "colours", ""))  # (GameAdapter.colours)
     return _result(
-        names, rules, k, tables, rows, anchor_index, float(prior), samples, root, seconds
+        names, rules, k, tables, rows, anchor_index, float(prior), samples, root, seconds, colours
     )
 
 
 def _outcomes(
-    n: int, tables: Sequence[tuple[int, ...]], rows: npt.NDArray[Any]
+    n: int, tables: Sequence[tuple[int, ...]], rows: npt.NDArray[Any], colours: bool = True
 ) -> tuple[npt.NDArray[np.int64], ...]:
     """Per deal: wins[d, i, j], ties[d, i, j], first places and games per policy, and the sum
-    of the final lowest colours per policy."""
+    of the final lowest colours per policy (zeros in a game without ``colours``: the rows'
+    ``ranks`` and ``winner`` are all the arena needs)."""
     deals = rows.shape[0]
     k = len(tables[0])
     wins = np.zeros((deals, n, n), dtype=np.int64)
@@ -513,12 +521,13 @@ def _outcomes(
             seat_policy = _rotation(table, r)
             game_rows = rows[:, t, r]
             ranks = game_rows["ranks"][:, :k].astype(np.int64)
-            low = game_rows["scores"][:, :k, :].min(axis=2).astype(np.int64)
+            low = game_rows["scores"][:, :k, :].min(axis=2).astype(np.int64) if colours else None
             winner = game_rows["winner"].astype(np.int64)
             for s, i in enumerate(seat_policy):
                 played[:, i] += 1
                 first[:, i] += winner == s
-                lowest[:, i] += low[:, s]
+                if low is not None:
+                    lowest[:, i] += low[:, s]
                 for u, j in enumerate(seat_policy):
                     if u == s:
                         continue
@@ -538,9 +547,10 @@ def _result(
     samples: int,
     root: np.random.SeedSequence,
     seconds: float,
+    colours: bool = True,
 ) -> ArenaResult:
     n = len(names)
-    wins_d, ties_d, first_d, played_d, lowest_d = _outcomes(n, tables, rows)
+    wins_d, ties_d, first_d, played_d, lowest_d = _outcomes(n, tables, rows, colours)
     wins, ties = wins_d.sum(axis=0), ties_d.sum(axis=0)
     meetings = wins + wins.T + ties
     with np.errstate(invalid="ignore", divide="ignore"):
@@ -569,6 +579,8 @@ def _result(
     played = played_d.sum(axis=0)
     with np.errstate(invalid="ignore", divide="ignore"):
         lowest = np.where(played > 0, lowest_d.sum(axis=0) / played, np.nan)
+    if not colours:  # a game without colours: no lowest colour to average
+        lowest = np.full(n, np.nan)
     return ArenaResult(
         policies=names,
         rules=rules,

@@ -103,9 +103,11 @@ class GameEntry:
         Whether the game's kernel has the search policies (``mc:``, ``mcts:``).
     svg, replay_picture
         Pictures (``genial.render.svg``): ``svg(game, **options)`` the game's SVG text,
-        ``replay_picture(game)`` the parts of a replay page (``genial.render.kit.ReplayPicture``).
+        ``replay_picture(game)`` the parts of a replay page (``genial.render.kit.ReplayPicture``);
+        without it the replay page shows each position's text (``render.kit.text_picture``).
     analysis
-        What ``genial.analysis.evaluate`` needs (``AnalysisHooks``); ``None``: no analysis.
+        What ``genial.analysis.evaluate`` needs of a kernel (``AnalysisHooks``); ``None``: the
+        playouts are played through the game's verbs (``genial.analysis.PLAYOUT_VERBS``).
     observer
         The game's part of the PettingZoo environment (``genial.integrations.pettingzoo.GameEnv``):
         ``observer(players, rules=..., max_turns=...)`` gives what starts a game, encodes what a

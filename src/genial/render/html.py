@@ -19,10 +19,9 @@ from collections.abc import Mapping, Sequence
 from html import escape
 from typing import TYPE_CHECKING, Any
 
-from ..board.geometry import COLOUR_NAMES, COLOURS
 from ..board.pictures import openings_html
-from ..registry import replay
-from .kit import _num, _pct, _table
+from ..registry import entry_of, replay
+from .kit import _num, _pct, _table, text_picture
 
 if TYPE_CHECKING:  # pragma: no cover
     from ..batch.results import Playouts, Summary
@@ -197,7 +196,9 @@ _PAGE_JS = """
     rows.forEach(function (tr, p) {
       var cells = tr.querySelectorAll("td");
       s.scores[p].forEach(function (v, c) { cells[c].textContent = v; });
-      cells[6].textContent = Math.min.apply(null, s.scores[p]);
+      if (data.lowest) {
+        cells[s.scores[p].length].textContent = Math.min.apply(null, s.scores[p]);
+      }
       tr.className = p === s.current ? "current" : "";
     });
     status.textContent = s.said ? s.said + " Now " + s.status + "." : s.status + ".";
@@ -261,9 +262,9 @@ def _json_for_script(value: Any) -> str:
     return text.replace("<", "\\u003c").replace(">", "\\u003e").replace("&", "\\u0026")
 
 
-def _gains(before: Sequence[int], after: Sequence[int]) -> str:
-    pairs = enumerate(zip(before, after, strict=True))
-    return ", ".join(f"+{b - a} {COLOURS[c]}" for c, (a, b) in pairs if b > a)
+def _gains(before: Sequence[int], after: Sequence[int], columns: Sequence[tuple[str, str]]) -> str:
+    pairs = zip(columns, before, after, strict=True)
+    return ", ".join(f"+{b - a} {heading}" for (heading, _), a, b in pairs if b > a)
 
 
 def replay_html(record: Mapping[str, Any], *, title: str | None = None) -> str:
@@ -275,7 +276,9 @@ def replay_html(record: Mapping[str, Any], *, title: str | None = None) -> str:
     opens at move 12.
 
     Every position is replayed with the library; the picture is drawn once, and each step
-    holds only what changed (its players' panels and which tiles show).
+    holds only what changed (its players' panels and which tiles show). The picture and the
+    score table are the entry's ``replay_picture``; a game without one shows each position's
+    text (``genial.render.kit.text_picture``).
 
     >>> from genial import Game
     >>> game = Game(2, seed=4)
@@ -288,7 +291,11 @@ def replay_html(record: Mapping[str, Any], *, title: str | None = None) -> str:
     from .svg import replay_picture
 
     game = replay(record)  # RecordError for what is not a record of a registered game
-    picture = replay_picture(game)
+    found = entry_of(game)
+    if found.replay_picture is None:  # a game without a picture: its texts, step by step
+        picture = text_picture(game, found.noun)
+    else:
+        picture = replay_picture(game)
     kind = picture.noun
     moves = list(game.moves)
     n = len(moves)
@@ -311,7 +318,7 @@ def replay_html(record: Mapping[str, Any], *, title: str | None = None) -> str:
                 "panels": panels,
                 "status": picture.status(game),
                 "current": -1 if game.is_over else game.current_player,
-                "scores": [[int(v) for v in row] for row in game.scores],
+                "scores": picture.scores(game),
             }
         )
         if i > 0:
@@ -322,7 +329,7 @@ def replay_html(record: Mapping[str, Any], *, title: str | None = None) -> str:
     items = ['<li data-step="0" class="start">start</li>']
     for j, move in enumerate(moves):
         p = movers[j]
-        gained = _gains(states[j]["scores"][p], states[j + 1]["scores"][p])
+        gained = _gains(states[j]["scores"][p], states[j + 1]["scores"][p], picture.columns)
         what = f"player {p}: {move}"
         if bonus[j]:
             what += " (bonus)"
@@ -333,11 +340,13 @@ def replay_html(record: Mapping[str, Any], *, title: str | None = None) -> str:
     first = states[0]
     svg = picture.document([fragments[i] for i in first["panels"]], first["status"])
     name = title or f"genial replay: {kind}, rules {game.rules}, {n} moves"
-    head_cells = "".join(f'<th title="{COLOUR_NAMES[c]}">{COLOURS[c]}</th>' for c in range(6))
-    score_rows = "".join(
-        f"<tr><th>player {p}</th>" + "<td></td>" * 7 + "</tr>" for p in range(players)
-    )
-    data = {"steps": states, "fragments": fragments}
+    low = picture.lowest
+    head_cells = "".join(
+        f'<th title="{escape(title)}">{escape(heading)}</th>' for heading, title in picture.columns
+    ) + ("<th>low</th>" if low else "")
+    cells = "<td></td>" * (len(picture.columns) + low)
+    score_rows = "".join(f"<tr><th>player {p}</th>{cells}</tr>" for p in range(players))
+    data = {"steps": states, "fragments": fragments, "lowest": low}
     return (
         "<!DOCTYPE html>\n"
         '<html lang="en"><head><meta charset="utf-8">'
@@ -354,7 +363,7 @@ def replay_html(record: Mapping[str, Any], *, title: str | None = None) -> str:
         '<button id="last" title="last (End)" aria-label="last">&#x25B6;|</button>'
         '<button id="play" title="play through">play</button></div>'
         '<p id="status" aria-live="polite"></p>'
-        f'<table class="scores"><thead><tr><th></th>{head_cells}<th>low</th></tr></thead>'
+        f'<table class="scores"><thead><tr><th></th>{head_cells}</tr></thead>'
         f"<tbody>{score_rows}</tbody></table>"
         f'<ol id="moves">{"".join(items)}</ol>'
         '<p class="keys">Keys: &#x2190; &#x2192; step, Page Up/Down ten moves, Home/End '

@@ -15,10 +15,12 @@ from dataclasses import dataclass
 from html import escape
 from typing import Any
 
-from ..board.geometry import COLOURS
+import numpy as np
+
+from ..board.geometry import COLOUR_NAMES, COLOURS
 from ..errors import GenialError, excerpt
 
-__all__ = ["COLOUR_VALUES", "SHAPES", "ReplayPicture"]
+__all__ = ["COLOUR_COLUMNS", "COLOUR_VALUES", "SHAPES", "ReplayPicture", "text_picture"]
 
 COLOUR_VALUES: tuple[str, ...] = ("#d62728", "#2ca02c", "#1f77b4", "#ff7f0e", "#f2c80f", "#9467bd")
 """Display colours of R G B O Y P (the same as the plots')."""
@@ -160,13 +162,27 @@ def _check_size(size: object) -> None:
 # -- pieces for the replay viewer (genial.render.html) ------------------------------------------
 
 
+COLOUR_COLUMNS: tuple[tuple[str, str], ...] = tuple(zip(COLOURS, COLOUR_NAMES, strict=True))
+"""The replay page's score columns of the games scored in the six colours: (heading, title)."""
+
+
+def colour_scores(game: Any) -> list[list[int]]:
+    """Every player's score in the six colours (``game.scores``, players x colours)."""
+    return [[int(v) for v in row] for row in game.scores]
+
+
 @dataclass(frozen=True)
 class ReplayPicture:
     """A recorded game's picture in parts, for the replay page: ``static`` is drawn once (every
     tile carries the steps it shows at), ``panel(game, player)`` draws what changes in one
     player's panel at a position of the game, ``status(game)`` the status line; ``noun``
     names the game in the page's title (``"board game"``), ``owed(game)`` is how many bonus
-    moves the player to move is owed (a move then counts as a bonus one)."""
+    moves the player to move is owed (a move then counts as a bonus one).
+
+    The page's score table: ``columns`` are its columns (heading, title), ``scores(game)``
+    every player's row of values at a position, and with ``lowest`` a last column ``low``
+    holds each row's lowest value. The default: the six colours and the lowest
+    (``game.scores``, players x colours)."""
 
     width: float
     height: float
@@ -177,6 +193,9 @@ class ReplayPicture:
     status: Callable[[Any], str]
     noun: str = "game"
     owed: Callable[[Any], int] | None = None
+    columns: tuple[tuple[str, str], ...] = COLOUR_COLUMNS
+    scores: Callable[[Any], list[list[int]]] = colour_scores
+    lowest: bool = True
 
     def document(self, panels: Sequence[str], status: str) -> str:
         body = [
@@ -185,6 +204,81 @@ class ReplayPicture:
             f'<text x="8" y="22" font-size="13" class="status">{escape(status)}</text>',
         ]
         return _document(self.width, self.height, self.title, body, self.defs)
+
+
+_LINE = 18.0  # the text picture's line height
+_CHAR = 7.8  # about the width of a character of its 13-pixel monospace text
+
+
+def _seat_scores(game: Any) -> list[list[int]]:
+    """Every player's scores as a row: ``game.scores`` holds one value per player, or a row
+    per player (nothing for a game without ``scores``)."""
+    values = np.asarray(getattr(game, "scores", np.zeros((game.players, 0))))
+    if values.ndim not in (1, 2):
+        return [[] for _ in range(game.players)]
+    return [[int(v) for v in row] for row in values.reshape(len(values), -1)]
+
+
+def _text_status(game: Any) -> str:
+    if not game.is_over:
+        return f"player {game.current_player} to move"
+    ranks = np.asarray(game.ranks()) if hasattr(game, "ranks") else np.zeros(0)
+    first = np.flatnonzero(ranks == 0)
+    return f"game over: player {int(first[0])} wins" if len(first) == 1 else "game over"
+
+
+def _text_panel(game: Any, player: int) -> str:
+    """The whole position as its text (``str(game)``), line by line, in the first panel."""
+    if player:
+        return ""
+    return "".join(
+        f'<text x="12" y="{_n(48 + _LINE * i)}" font-size="13" font-family="monospace" '
+        f'xml:space="preserve">{escape(line)}</text>'
+        for i, line in enumerate(str(game).splitlines())
+    )
+
+
+def text_picture(final: Any, noun: str = "game") -> ReplayPicture:
+    """The replay picture of a game without one of its own (its entry has no
+    ``replay_picture``): each position as its text (``str(game)``) and a status line (who
+    is to move, who won), the score table of the game's ``scores`` (a value per player, or a
+    row per player). ``final`` is the game at the end of its record (not changed: the size
+    of the picture is measured on a copy, undone to the start).
+
+    >>> from genial import Game
+    >>> game = Game(2, seed=1)
+    >>> game.play(game.choose("greedy"))
+    >>> picture = text_picture(game)
+    >>> picture.panel(game, 0).count("<text"), picture.status(game), len(picture.columns)
+    (16, 'player 1 to move', 6)
+    """
+    game = final.copy()
+    lines = [str(game).splitlines()]
+    for _ in range(len(game.moves)):
+        game.undo()
+        lines.append(str(game).splitlines())
+    rows = max(len(text) for text in lines)
+    chars = max((len(line) for text in lines for line in text), default=0)
+    width = max(320.0, 24 + _CHAR * chars)
+    shape = np.shape(getattr(final, "scores", ()))
+    columns = (
+        (("score", "score"),)
+        if len(shape) == 1
+        else tuple((str(c), f"score {c}") for c in range(shape[1] if len(shape) == 2 else 0))
+    )
+    return ReplayPicture(
+        width=width,
+        height=48 + _LINE * rows,
+        title=f"genial {noun}, rules {final.rules}",
+        static="",
+        defs="",
+        panel=_text_panel,
+        status=_text_status,
+        noun=noun,
+        columns=columns,
+        scores=_seat_scores,
+        lowest=False,
+    )
 
 
 # -- HTML tables ---------------------------------------------------------------------------------
