@@ -177,8 +177,6 @@ def test_texts_records_and_errors() -> None:
         ToyGame(5)
     with pytest.raises(RulesError, match="disagree"):
         toy_rules(2, rules="pig3")
-    with pytest.raises(RulesError, match="board-game options"):
-        toy_rules(4, teams=True)
     with pytest.raises(RulesError):
         ToyRules.parse("pig2-0")
     with pytest.raises(IllegalMoveError):
@@ -268,6 +266,8 @@ def test_simulate_from_a_position_and_with_other_rules() -> None:
         ({"start": "pig2 | 30 3 | seat 1 | total 0 | move 40"}, GenialError, "already over"),
         ({"start": "pig2 | 3 0"}, PositionError, "not a toy position"),
         ({"start": 7}, GenialError, "a ToyGame or a position text"),
+        ({"options": {"openings": ["roll"]}}, GenialError, "not one of the toy game's options"),
+        ({"options": {"epsilon": 2.0}}, GenialError, "epsilon"),
     ],
 )
 def test_simulate_refuses_wrong_arguments(
@@ -275,6 +275,16 @@ def test_simulate_refuses_wrong_arguments(
 ) -> None:
     with pytest.raises(error, match=message):
         genial.simulate(3, game="toy", seed=1, **kwargs)
+
+
+def test_simulate_refuses_the_board_games_variants_for_the_toy() -> None:
+    """The deprecated keywords of genial 0.2 (``teams=``) name the board game's variants: a
+    game whose rules have no such keyword refuses them."""
+    with (
+        pytest.warns(DeprecationWarning, match="teams"),
+        pytest.raises(GenialError, match="teams: not keywords of the toy game's rules"),
+    ):
+        genial.simulate(3, game="toy", seed=1, teams=True)  # type: ignore[call-overload]
 
 
 def test_simulate_to_a_dataset_and_open_it(tmp_path: Any) -> None:

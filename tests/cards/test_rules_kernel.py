@@ -333,13 +333,13 @@ def test_victory_points_of_hand_made_rounds(monkeypatch: pytest.MonkeyPatch) -> 
     fake = Playouts(real.spec, rows, real.game)
     calls: list[tuple[int, dict[str, Any]]] = []
 
-    def simulate(n: int, **options: Any) -> Playouts:
-        calls.append((n, options))
+    def simulate(n: int, rules: Any = None, **options: Any) -> Playouts:
+        calls.append((n, {"rules": rules, **options}))
         return fake
 
     monkeypatch.setattr(genial.cards.matches, "simulate", simulate)
     result = genial.match(4, rounds=2, players=3, policy="greedy", seed=5)
-    assert calls[0][0] == 8 and calls[0][1]["game"] == "cards"
+    assert calls[0][0] == 8 and calls[0][1]["options"] == {"epsilon": 0.1}
     assert calls[0][1]["rules"] == CardRules(3) and calls[0][1]["policy"] == "greedy"
     assert result.rounds == 2 and len(result) == 4
     assert result.round_points.tolist() == [

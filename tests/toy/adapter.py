@@ -16,7 +16,6 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 import numpy.typing as npt
 
-from genial.errors import GenialError, excerpt
 from genial.policies import DEFAULT_EPSILON, parse_policies
 
 from .game import ToyGame, record_of
@@ -61,22 +60,14 @@ class ToyAdapter:
         rules: ToyRules,
         *,
         policy: str | Sequence[str],
-        start: ToyGame | str | None,
+        start: str | None,
         epsilon: float = DEFAULT_EPSILON,
-        openings: Sequence[Any] = (),
     ) -> dict[str, Any]:
-        """A batch's toy-game arguments, checked: the ``BatchSpec`` fields they give.
-        (``openings``, forced first placements, is the board game's; the batch layer passes it
-        to every game today, and the toy refuses any.)"""
-        if openings:
-            raise GenialError("openings: forced first placements are a board-game option")
+        """A batch's toy-game arguments, checked (``start``: the checked text of the position
+        every game continues from, or None; ``epsilon``: the toy's one option): the
+        ``BatchSpec`` fields they give (the toy forces no first moves)."""
         names, epsilons = parse_policies(policy, rules.players, epsilon, search=False)
-        return {
-            "policies": names,
-            "epsilons": epsilons,
-            "start": _check_start(start, rules),
-            "openings": (),
-        }
+        return {"policies": names, "epsilons": epsilons, "openings": ()}
 
     def _start(self, spec: BatchSpec) -> str:
         return spec.start or ToyPosition.start(spec.rules).to_text()
@@ -124,22 +115,6 @@ def _fill(row: Any, game: ToyGame, steps: list[int]) -> None:
     row["turns"] = ends + (bool(steps) and steps[-1] not in (0, 1))
     row["rolls"] = sum(s != 0 for s in steps)
     row["truncated"] = game.truncated
-
-
-def _check_start(start: ToyGame | str | None, rules: ToyRules) -> str | None:
-    if start is None:
-        return None
-    if isinstance(start, ToyGame):
-        game = start
-    elif isinstance(start, str):
-        game = ToyGame.from_text(start, seed=0)
-    else:
-        raise GenialError(f"start: a ToyGame or a position text, got {excerpt(start)}")
-    if game.rules != rules:
-        raise GenialError(f"start is a position of {game.rules!r}, not of {rules!r}")
-    if game.is_over:
-        raise GenialError("start: the game is already over")
-    return game.to_text()
 
 
 TOY_ADAPTER = ToyAdapter()

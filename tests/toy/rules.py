@@ -76,22 +76,13 @@ class ToyRules:
         raise RulesError(f"toy rules: a player count, a token or ToyRules, got {excerpt(spec)}")
 
 
-def toy_rules(
-    players: Any = None,
-    *,
-    rules: Any = None,
-    teams: bool = False,
-    tournament: bool = False,
-    tiles: str = "standard",
-) -> ToyRules:
-    """The registry's rules namer (``GameEntry.rules``). The batch layer passes every game the
-    board game's variant options (``teams``, ``tournament``, ``tiles``); the toy has none.
+def toy_rules(players: Any = None, *, rules: Any = None) -> ToyRules:
+    """The registry's rules namer (``GameEntry.rules``): ``None`` (the default), a player
+    count, a token or a ``ToyRules``, positionally or as ``rules=``.
 
     >>> toy_rules(3), toy_rules(rules="pig4-20")
     (ToyRules(players=3, target=30), ToyRules(players=4, target=20))
     """
-    if teams or tournament or tiles != "standard":
-        raise RulesError("teams, tournament and tiles are board-game options")
     if players is not None and rules is not None and ToyRules.of(players) != ToyRules.of(rules):
         raise RulesError(f"players {excerpt(players)} and rules {excerpt(rules)} disagree")
     return ToyRules.of(rules if rules is not None else players)
