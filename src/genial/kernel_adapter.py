@@ -8,7 +8,7 @@ moves it forces (``forced``) and how many items a deal hands out (``dealt``).
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any, ClassVar
 
 import numpy as np
@@ -20,7 +20,7 @@ from .records import RecordFormat
 if TYPE_CHECKING:  # pragma: no cover
     from .batch.spec import BatchSpec
 
-__all__ = ["KernelAdapter"]
+__all__ = ["KernelAdapter", "gains_points"]
 
 
 class KernelAdapter:
@@ -96,3 +96,25 @@ class KernelAdapter:
 
     def replay(self, record: dict[str, Any]) -> Any:
         return self.game.from_record(record)
+
+
+def gains_points(first_swap: int) -> Callable[[Any, int], int]:
+    """The ``points`` of a compiled game's analysis hooks (``genial.registry.AnalysisHooks``):
+    what an action scores now, the two gains of the kernel's ``gains(action)`` added (before
+    the cap); 0 for the swap and keep decisions, the actions from ``first_swap`` on.
+
+    >>> from genial import Game
+    >>> from genial.board.moves import ACTION_SWAP
+    >>> game = Game(2, seed=1)
+    >>> move = game.legal_moves()[0]
+    >>> gains_points(ACTION_SWAP)(game._core, move.action) == sum(game.gains(move))
+    True
+    """
+
+    def points(state: Any, action: int) -> int:
+        if action >= first_swap:
+            return 0
+        first, second = state.gains(action)
+        return int(first) + int(second)
+
+    return points

@@ -63,7 +63,7 @@ class AnalysisHooks:
     kernel: Any
     load: Callable[[Any], Any]
     moves: Sequence[Any]
-    phases: tuple[str, str, str]
+    phases: tuple[str, ...]
     points: Callable[[Any, int], int]
 
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from .. import _core
+from ..kernel_adapter import gains_points
 from ..registry import AnalysisHooks, GameEntry
 from . import notation, svg
 from .adapter import BOARD
@@ -17,14 +18,6 @@ from .rules import Rules
 from .vector import VectorEnv
 
 __all__ = ["GAME"]
-
-
-def _points(base: Any, action: int) -> int:
-    """What a placement scores now, before the cap (``Game.gains``); 0 for swap and keep."""
-    if action >= ACTION_SWAP:
-        return 0
-    g0, g1 = base.gains(action)
-    return int(g0) + int(g1)
 
 
 def _load(position: Position) -> Any:
@@ -56,8 +49,8 @@ GAME = GameEntry(
         kernel=_core,
         load=_load,
         moves=MOVES,
-        phases=("place", "swap", "over"),
-        points=_points,
+        phases=notation.PHASES,
+        points=gains_points(ACTION_SWAP),
     ),
     observer=BoardObserver,
     env=_env,

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from ..kernel_adapter import gains_points
 from ..registry import AnalysisHooks, GameEntry
 from . import _kernel, notation, svg
 from .adapter import CARDS_ADAPTER, card_rules
@@ -16,15 +17,6 @@ from .rules import CardRules
 from .vector import CardVectorEnv
 
 __all__ = ["GAME"]
-
-
-def _points(base: Any, action: int) -> int:
-    """How far a play advances the seat's two markers now (``CardGame.gains``: the card
-    kernel's own scoring, area limit and cap included); 0 for swap and keep."""
-    if action >= ACTION_SWAP:
-        return 0
-    first, second = base.gains(action)
-    return int(first) + int(second)
 
 
 def _env(*args: Any, **kwargs: Any) -> Any:
@@ -52,8 +44,8 @@ GAME = GameEntry(
         kernel=_kernel,
         load=notation.load,
         moves=MOVES,
-        phases=("play", "swap", "over"),
-        points=_points,
+        phases=notation.PHASES,
+        points=gains_points(ACTION_SWAP),
     ),
     observer=CardObserver,
     env=_env,
