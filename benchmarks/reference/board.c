@@ -1,0 +1,517 @@
+/* board.c: a hand-written C reference for the Ingenious board game (docs/rules.md §1-3).
+ *
+ * Written from the rule book, without reading genial's source. 2, 3 or 4 players, the base game
+ * only (no variants). Policies "random" and "greedy" as genial's README defines them.
+ *
+ *   cc -O3 -march=native -Wall -o board board.c
+ *   ./board --players 3 --policy random --games 100000 --seed 1
+ *
+ * prints one line of JSON (see README.md next to this file).
+ *
+ * The board is a 19 x 19 grid of axial cells (q, r in -9..9), so every neighbour of an area cell
+ * is inside the array; cells outside the area hold OFF. Each empty cell keeps, per colour, the sum
+ * of its six rays (RULES §3.3: a half's score is exactly that sum on the board before the
+ * placement), updated along the three lines through every filled cell. The free adjacent pairs
+ * live in a dense array with a position index, so a pair is removed in O(1) and a uniformly random
+ * free pair is one array read.
+ */
+#define _POSIX_C_SOURCE 199309L
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+/* ---------------------------------------------------------------- random numbers */
+
+static uint64_t rng_s[4];
+
+static uint64_t splitmix64(uint64_t *x) {
+    uint64_t z = (*x += 0x9e3779b97f4a7c15ULL);
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+    return z ^ (z >> 31);
+}
+
+static inline uint64_t rotl(uint64_t x, int k) { return (x << k) | (x >> (64 - k)); }
+
+static inline uint64_t next64(void) { /* xoshiro256** */
+    uint64_t result = rotl(rng_s[1] * 5, 7) * 9;
+    uint64_t t = rng_s[1] << 17;
+    rng_s[2] ^= rng_s[0];
+    rng_s[3] ^= rng_s[1];
+    rng_s[1] ^= rng_s[2];
+    rng_s[0] ^= rng_s[3];
+    rng_s[2] ^= t;
+    rng_s[3] = rotl(rng_s[3], 45);
+    return result;
+}
+
+/* Uniform integer in [0, n), 0 < n < 2^32, unbiased (Lemire's multiply and reject). */
+static inline uint32_t below(uint32_t n) {
+    uint64_t m = (next64() >> 32) * (uint64_t)n;
+    uint32_t low = (uint32_t)m;
+    if (low < n) {
+        uint32_t threshold = (uint32_t)(-n) % n;
+        while (low < threshold) {
+            m = (next64() >> 32) * (uint64_t)n;
+            low = (uint32_t)m;
+        }
+    }
+    return (uint32_t)(m >> 32);
+}
+
+static inline int coin(void) { return (int)(next64() >> 63); }
+
+/* ---------------------------------------------------------------- geometry and material */
+
+enum { W = 19, CELLS = W * W, EMPTY = 6, OFF = 7, CAP = 18, RACK = 6, NTYPES = 21, NTILES = 120 };
+#define IDX(q, r) (((r) + 9) * W + ((q) + 9))
+
+/* RULES §1.2: E, NE, NW, W, SW, SE. */
+static const int DIR[6] = {1, 1 - W, -W, -1, -1 + W, W};
+/* Each unordered pair is (cell, k) with the other cell at cell + FWD[k]: E, SW, SE. */
+static const int FWD[3] = {1, -1 + W, W};
+
+static const int SYM_Q[6] = {0, 5, 5, 0, -5, -5}; /* RULES §1.4, colours 0..5 */
+static const int SYM_R[6] = {-5, -5, 0, 5, 5, 0};
+
+static uint8_t TC1[NTYPES], TC2[NTYPES]; /* a tile type's two colours, TC1 <= TC2 */
+static uint8_t TMASK[NTYPES];            /* and their bit mask */
+
+typedef struct {
+    uint8_t cell[CELLS];       /* colour 0..5, EMPTY or OFF */
+    int16_t pot[CELLS][8];     /* empty cell: sum of its six rays per colour (6, 7: 0) */
+    int16_t pairs[CELLS * 3];  /* free pair ids (cell * 3 + k), dense */
+    int16_t pos[CELLS * 3];    /* a pair id's index in pairs, or -1 */
+    int npairs;
+} Board;
+
+static Board START;            /* the empty area of the chosen player count */
+static int16_t PA[CELLS * 3], PB[CELLS * 3]; /* a pair id's two cells */
+static int8_t ADJSYM[CELLS];   /* the printed symbol an empty cell touches, or -1 */
+static int16_t SYMPAIRS[6][64]; /* the pairs touching each printed symbol (RULES §3.2) */
+static int NSYMPAIRS[6];
+static int16_t AREA[CELLS];    /* the area's empty cells at the start */
+static int NAREA;
+
+static int dist(int q, int r) {
+    int s = -q - r;
+    int a = q < 0 ? -q : q, b = r < 0 ? -r : r, c = s < 0 ? -s : s;
+    int m = a > b ? a : b;
+    return m > c ? m : c;
+}
+
+static inline void remove_pair(Board *b, int id) {
+    int i = b->pos[id];
+    if (i < 0) return;
+    int last = b->pairs[--b->npairs];
+    b->pairs[i] = (int16_t)last;
+    b->pos[last] = (int16_t)i;
+    b->pos[id] = -1;
+}
+
+/* Fill empty cell x with colour c: extend the rays of colour c that reach x, drop x's pairs. */
+static inline void fill(Board *b, int x, int c) {
+    b->cell[x] = (uint8_t)c;
+    for (int k = 0; k < 3; k++) {
+        int d = DIR[k];
+        int e1 = x + d, n1 = 0;
+        while (b->cell[e1] == c) { e1 += d; n1++; }
+        int e2 = x - d, n2 = 0;
+        while (b->cell[e2] == c) { e2 -= d; n2++; }
+        if (b->cell[e1] == EMPTY) b->pot[e1][c] = (int16_t)(b->pot[e1][c] + 1 + n2);
+        if (b->cell[e2] == EMPTY) b->pot[e2][c] = (int16_t)(b->pot[e2][c] + 1 + n1);
+    }
+    for (int k = 0; k < 3; k++) {
+        remove_pair(b, x * 3 + k);
+        remove_pair(b, (x - FWD[k]) * 3 + k);
+    }
+}
+
+static void setup(int players) {
+    int radius = players == 2 ? 5 : players == 3 ? 6 : 7; /* RULES §1.3 */
+    int t = 0;
+    for (int c1 = 0; c1 < 6; c1++)
+        for (int c2 = c1; c2 < 6; c2++) {
+            TC1[t] = (uint8_t)c1; TC2[t] = (uint8_t)c2; TMASK[t] = (uint8_t)((1 << c1) | (1 << c2)); t++;
+        }
+    Board *b = &START;
+    memset(b, 0, sizeof *b);
+    for (int r = -9; r <= 9; r++)
+        for (int q = -9; q <= 9; q++) b->cell[IDX(q, r)] = dist(q, r) <= radius ? EMPTY : OFF;
+    for (int i = 0; i < CELLS * 3; i++) b->pos[i] = -1;
+    b->npairs = 0;
+    for (int x = 0; x < CELLS; x++) {
+        ADJSYM[x] = -1;
+        for (int k = 0; k < 3; k++) {
+            int id = x * 3 + k;
+            PA[id] = (int16_t)x;
+            PB[id] = (int16_t)(x + FWD[k] >= 0 && x + FWD[k] < CELLS ? x + FWD[k] : x);
+        }
+    }
+    NAREA = 0;
+    for (int x = 0; x < CELLS; x++) {
+        if (b->cell[x] != EMPTY) continue;
+        AREA[NAREA++] = (int16_t)x;
+        for (int k = 0; k < 3; k++) {
+            int y = x + FWD[k];
+            if (y >= 0 && y < CELLS && b->cell[y] == EMPTY) {
+                b->pos[x * 3 + k] = (int16_t)b->npairs;
+                b->pairs[b->npairs++] = (int16_t)(x * 3 + k);
+            }
+        }
+    }
+    /* The printed symbols (RULES §1.4) are filled cells of their colour. */
+    for (int c = 0; c < 6; c++) fill(b, IDX(SYM_Q[c], SYM_R[c]), c);
+    for (int c = 0; c < 6; c++) {
+        int s = IDX(SYM_Q[c], SYM_R[c]);
+        for (int d = 0; d < 6; d++)
+            if (b->cell[s + DIR[d]] == EMPTY) ADJSYM[s + DIR[d]] = (int8_t)c;
+    }
+    for (int c = 0; c < 6; c++) NSYMPAIRS[c] = 0;
+    for (int i = 0; i < b->npairs; i++) {
+        int id = b->pairs[i], sa = ADJSYM[PA[id]], sb = ADJSYM[PB[id]];
+        int s = sa >= 0 ? sa : sb;
+        if (s >= 0 && NSYMPAIRS[s] < 64) SYMPAIRS[s][NSYMPAIRS[s]++] = (int16_t)id;
+    }
+}
+
+/* ---------------------------------------------------------------- the game */
+
+typedef struct {
+    Board b;
+    uint8_t bag[NTILES];
+    int nbag;
+    uint8_t rack[4][RACK];
+    int nrack[4];
+    int score[4][6];
+    int players;
+    int touched;      /* symbols touched by first placements so far (bit mask) */
+    int first_done;   /* players who made their first placement (bit mask) */
+} Game;
+
+static uint8_t BAG0[NTILES];
+
+static inline int draw(Game *g) {
+    int i = (int)below((uint32_t)g->nbag);
+    int t = g->bag[i];
+    g->bag[i] = g->bag[--g->nbag];
+    return t;
+}
+
+static inline void refill(Game *g, int p) {
+    while (g->nrack[p] < RACK && g->nbag > 0) g->rack[p][g->nrack[p]++] = (uint8_t)draw(g);
+}
+
+/* Greedy's gain in the objective sum_c -(CAP - s_c)^2 from g points on a colour with r = CAP - s
+ * still to go: r^2 - (r - min(g, r))^2. */
+static inline int gain(int r, int g) {
+    int m = g < r ? g : r;
+    return m * (2 * r - m);
+}
+
+/* A placement: pair index in the list, cell of colour TC1, cell of colour TC2, rack slot. */
+typedef struct { int a, b, slot; } Place;
+
+static int16_t FIRST[CELLS * 3]; /* first-round candidate pairs */
+static int32_t TIES[CELLS * 3 * 12];
+static int16_t VAL[CELLS * 3];
+
+static Place choose_random(Game *g, int p, const int16_t *list, int n) {
+    Place m;
+    int id = list[below((uint32_t)n)];
+    m.slot = (int)below((uint32_t)g->nrack[p]);
+    int a = PA[id], b = PB[id];
+    if (coin()) { int s = a; a = b; b = s; }
+    m.a = a; m.b = b;
+    return m;
+}
+
+/* The placement maximising sum_c -(18 - s_c)^2 after it, ties uniformly at random over distinct
+ * placements (tile type, cells, way round; a double's two ways are one placement). Each area
+ * cell's gain is computed once per colour (branch-free, 8 lanes); a pair neither of whose cells
+ * can score in a rack colour is worth 0 and skipped; the first pass keeps each pair's best value,
+ * the second enumerates the placements worth the best on the pairs that reach it. */
+static int16_t G[CELLS][8];
+static uint8_t LIVE[CELLS];
+static Place choose_greedy(Game *g, int p, const int16_t *list, int n) {
+    const Board *b = &g->b;
+    int types[RACK], slot_of[RACK], nt = 0, ways = 0, rackmask = 0;
+    int s1[RACK], s2[RACK], ns = 0; /* two-colour types */
+    int dc[RACK], nd = 0;           /* doubles */
+    for (int i = 0; i < g->nrack[p]; i++) {
+        int t = g->rack[p][i], seen = 0;
+        for (int j = 0; j < nt; j++) seen |= types[j] == t;
+        if (seen) continue;
+        types[nt] = t; slot_of[nt] = i; nt++;
+        ways += TC1[t] == TC2[t] ? 1 : 2;
+        rackmask |= TMASK[t];
+        if (TC1[t] == TC2[t]) dc[nd++] = TC1[t];
+        else { s1[ns] = TC1[t]; s2[ns] = TC2[t]; ns++; }
+    }
+    int16_t r[8], rk[8];
+    for (int c = 0; c < 8; c++) {
+        r[c] = (int16_t)(c < 6 ? CAP - g->score[p][c] : 0);
+        rk[c] = (int16_t)(c < 6 && (rackmask >> c & 1) ? -1 : 0);
+    }
+    for (int k = 0; k < NAREA; k++) {
+        int x = AREA[k];
+        const int16_t *pt = b->pot[x];
+        int16_t *gx = G[x], h[8];
+        for (int c = 0; c < 8; c++) {
+            int16_t m = pt[c] < r[c] ? pt[c] : r[c];
+            gx[c] = (int16_t)(m * (2 * r[c] - m));
+            h[c] = gx[c] & rk[c];
+        }
+        uint64_t lo, hi;
+        memcpy(&lo, h, 8);
+        memcpy(&hi, h + 4, 8);
+        LIVE[x] = (lo | hi) != 0;
+    }
+    int best = 0;
+    for (int i = 0; i < n; i++) {
+        int id = list[i], a = PA[id], bb = PB[id];
+        if (!(LIVE[a] | LIVE[bb])) { VAL[i] = 0; continue; }
+        const int16_t *ga = G[a], *gb = G[bb];
+        int v = 0;
+        for (int j = 0; j < ns; j++) {
+            int w1 = ga[s1[j]] + gb[s2[j]], w2 = gb[s1[j]] + ga[s2[j]];
+            w1 = w1 > w2 ? w1 : w2;
+            v = v > w1 ? v : w1;
+        }
+        for (int j = 0; j < nd; j++) {
+            int w = gain(r[dc[j]], b->pot[a][dc[j]] + b->pot[bb][dc[j]]);
+            v = v > w ? v : w;
+        }
+        VAL[i] = (int16_t)v;
+        best = best > v ? best : v;
+    }
+    int code;
+    if (best == 0) { /* every placement is worth 0 */
+        uint32_t k = below((uint32_t)(n * ways));
+        int i = (int)(k / (uint32_t)ways), w = (int)(k % (uint32_t)ways), j = 0;
+        for (;; j++) {
+            int nw = TC1[types[j]] == TC2[types[j]] ? 1 : 2;
+            if (w < nw) break;
+            w -= nw;
+        }
+        code = (i << 4) | (j << 1) | w;
+    } else {
+        int nties = 0;
+        for (int i = 0; i < n; i++) {
+            if (VAL[i] != best) continue;
+            int id = list[i], a = PA[id], bb = PB[id];
+            const int16_t *ga = G[a], *gb = G[bb];
+            for (int j = 0; j < nt; j++) {
+                int c1 = TC1[types[j]], c2 = TC2[types[j]];
+                if (c1 == c2) {
+                    if (gain(r[c1], b->pot[a][c1] + b->pot[bb][c1]) == best)
+                        TIES[nties++] = (i << 4) | (j << 1);
+                } else {
+                    if (ga[c1] + gb[c2] == best) TIES[nties++] = (i << 4) | (j << 1);
+                    if (gb[c1] + ga[c2] == best) TIES[nties++] = (i << 4) | (j << 1) | 1;
+                }
+            }
+        }
+        code = TIES[below((uint32_t)nties)];
+    }
+    Place m;
+    int id = list[code >> 4];
+    m.slot = slot_of[(code >> 1) & 7];
+    m.a = PA[id]; m.b = PB[id];
+    if (code & 1) { int s = m.a; m.a = m.b; m.b = s; }
+    return m;
+}
+
+typedef struct {
+    long turns, placements, swaps, bonus;
+    int winner;
+} Result;
+
+/* Plays one placement; returns the number of bonus plays it earns, or -1 if the game ends. */
+static inline int place(Game *g, int p, Place m, int *winner) {
+    int t = g->rack[p][m.slot];
+    g->rack[p][m.slot] = g->rack[p][--g->nrack[p]];
+    int c1 = TC1[t], c2 = TC2[t];
+    int g1 = g->b.pot[m.a][c1], g2 = g->b.pot[m.b][c2];
+    fill(&g->b, m.a, c1);
+    fill(&g->b, m.b, c2);
+    int *s = g->score[p], earned = 0;
+    if (c1 == c2) {
+        int before = s[c1];
+        s[c1] = before + g1 + g2 > CAP ? CAP : before + g1 + g2;
+        earned += before < CAP && s[c1] == CAP;
+    } else {
+        int b1 = s[c1], b2 = s[c2];
+        s[c1] = b1 + g1 > CAP ? CAP : b1 + g1;
+        s[c2] = b2 + g2 > CAP ? CAP : b2 + g2;
+        earned += (b1 < CAP && s[c1] == CAP) + (b2 < CAP && s[c2] == CAP);
+    }
+    if (earned && s[0] == CAP && s[1] == CAP && s[2] == CAP && s[3] == CAP && s[4] == CAP
+        && s[5] == CAP) {
+        *winner = p;
+        return -1;
+    }
+    if (g->b.npairs == 0) return -1;
+    return earned;
+}
+
+static Game g;
+
+static Result play_game(int players, int greedy) {
+    memcpy(&g.b, &START, sizeof START);
+    memcpy(g.bag, BAG0, sizeof BAG0);
+    g.nbag = NTILES;
+    g.players = players;
+    g.touched = 0;
+    g.first_done = 0;
+    memset(g.score, 0, sizeof g.score);
+    for (int p = 0; p < players; p++) { g.nrack[p] = 0; refill(&g, p); }
+    Result res = {0, 0, 0, 0, -2};
+    int p = 0, ended = 0, winner = -2;
+    while (!ended) {
+        if (g.nrack[p] == 0) { /* RULES §3.6 decision: only with a short bag */
+            int empty_racks = 0;
+            for (int q = 0; q < players; q++) empty_racks += g.nrack[q] == 0;
+            if (empty_racks == players) break;
+            p = (p + 1) % players;
+            continue;
+        }
+        res.turns++;
+        const int16_t *list = g.b.pairs;
+        int n = g.b.npairs;
+        int first = !(g.first_done & (1 << p));
+        if (first) { /* RULES §3.2 first round */
+            g.first_done |= 1 << p;
+            int nf = 0;
+            for (int c = 0; c < 6; c++) {
+                if (g.touched >> c & 1) continue;
+                for (int i = 0; i < NSYMPAIRS[c]; i++)
+                    if (g.b.pos[SYMPAIRS[c][i]] >= 0) FIRST[nf++] = SYMPAIRS[c][i];
+            }
+            if (nf > 0) { list = FIRST; n = nf; } else first = 0; /* the rule lapses */
+        }
+        Place m = greedy ? choose_greedy(&g, p, list, n) : choose_random(&g, p, list, n);
+        if (first) {
+            int sa = ADJSYM[m.a], sb = ADJSYM[m.b];
+            g.touched |= 1 << (sa >= 0 && !(g.touched >> sa & 1) ? sa : sb);
+        }
+        res.placements++;
+        int bonus = place(&g, p, m, &winner);
+        if (bonus < 0) break;
+        while (bonus > 0 && g.nrack[p] > 0) { /* RULES §3.4 */
+            bonus--;
+            m = greedy ? choose_greedy(&g, p, g.b.pairs, g.b.npairs)
+                       : choose_random(&g, p, g.b.pairs, g.b.npairs);
+            res.placements++;
+            res.bonus++;
+            int more = place(&g, p, m, &winner);
+            if (more < 0) { ended = 1; break; }
+            bonus += more;
+        }
+        if (ended) break;
+        /* RULES §3.5: the swap, on the rack left after the placements. */
+        const int *sc = g.score[p];
+        int low = sc[0], lowmask = 0, rackmask = 0;
+        for (int c = 1; c < 6; c++) low = sc[c] < low ? sc[c] : low;
+        for (int c = 0; c < 6; c++) lowmask |= (sc[c] == low) << c;
+        for (int i = 0; i < g.nrack[p]; i++) rackmask |= TMASK[g.rack[p][i]];
+        int shows = rackmask & lowmask;
+        if (!shows && g.nrack[p] > 0 && g.nbag > 0 && (greedy || coin())) {
+            uint8_t old[RACK];
+            int nold = g.nrack[p];
+            memcpy(old, g.rack[p], (size_t)nold);
+            g.nrack[p] = 0;
+            refill(&g, p);
+            for (int i = 0; i < nold; i++) g.bag[g.nbag++] = old[i];
+            res.swaps++;
+        } else {
+            refill(&g, p);
+        }
+        p = (p + 1) % players;
+    }
+    if (winner == -2) { /* RULES §3.7: the highest ascending vector of counters, if unique */
+        int key[4];
+        for (int q = 0; q < players; q++) {
+            int v[6];
+            memcpy(v, g.score[q], sizeof v);
+            for (int i = 1; i < 6; i++)
+                for (int j = i; j > 0 && v[j - 1] > v[j]; j--) { int s = v[j]; v[j] = v[j - 1]; v[j - 1] = s; }
+            key[q] = 0;
+            for (int i = 0; i < 6; i++) key[q] = key[q] * 19 + v[i];
+        }
+        int best = -1;
+        winner = -1;
+        for (int q = 0; q < players; q++) {
+            if (key[q] > best) { best = key[q]; winner = q; }
+            else if (key[q] == best) winner = -1;
+        }
+    }
+    res.winner = winner;
+    return res;
+}
+
+static void usage(void) {
+    fprintf(stderr, "usage: board --players 2|3|4 --policy random|greedy --games N --seed S\n");
+    exit(2);
+}
+
+int main(int argc, char **argv) {
+    int players = 2, greedy = 0;
+    long games = 10000;
+    uint64_t seed = 1;
+    for (int i = 1; i < argc; i++) {
+        if (i + 1 >= argc) usage();
+        if (!strcmp(argv[i], "--players")) players = atoi(argv[++i]);
+        else if (!strcmp(argv[i], "--policy")) {
+            i++;
+            if (!strcmp(argv[i], "greedy")) greedy = 1;
+            else if (!strcmp(argv[i], "random")) greedy = 0;
+            else usage();
+        } else if (!strcmp(argv[i], "--games")) games = atol(argv[++i]);
+        else if (!strcmp(argv[i], "--seed")) seed = strtoull(argv[++i], NULL, 10);
+        else usage();
+    }
+    if (players < 2 || players > 4 || games <= 0) usage();
+    uint64_t x = seed;
+    for (int i = 0; i < 4; i++) rng_s[i] = splitmix64(&x);
+    setup(players);
+    int n = 0;
+    for (int t = 0; t < NTYPES; t++) /* RULES §2.1: 6 of each pair, 5 of each double */
+        for (int k = 0; k < (TC1[t] == TC2[t] ? 5 : 6); k++) BAG0[n++] = (uint8_t)t;
+    long turns = 0, moves = 0, swaps = 0, bonus = 0, first_wins = 0;
+    double score = 0, min_score = 0;
+    struct timespec t0, t1;
+    clock_gettime(CLOCK_MONOTONIC, &t0);
+    for (long i = 0; i < games; i++) {
+        Result r = play_game(players, greedy);
+        turns += r.turns;
+        moves += r.placements + r.swaps;
+        swaps += r.swaps;
+        bonus += r.bonus;
+        first_wins += r.winner == 0;
+        for (int p = 0; p < players; p++) {
+            int sum = 0, low = CAP;
+            for (int c = 0; c < 6; c++) {
+                sum += g.score[p][c];
+                if (g.score[p][c] < low) low = g.score[p][c];
+            }
+            score += sum;
+            min_score += low;
+        }
+    }
+    clock_gettime(CLOCK_MONOTONIC, &t1);
+    double sec = (double)(t1.tv_sec - t0.tv_sec) + 1e-9 * (double)(t1.tv_nsec - t0.tv_nsec);
+    printf("{\"program\": \"board\", \"players\": %d, \"policy\": \"%s\", \"seed\": %llu, "
+           "\"games\": %ld, \"seconds\": %.6f, \"games_per_s\": %.1f, \"moves_per_s\": %.1f, "
+           "\"mean_turns\": %.6f, \"mean_moves\": %.6f, \"mean_swaps\": %.6f, "
+           "\"mean_bonus\": %.6f, \"mean_score\": %.6f, \"mean_min_score\": %.6f, "
+           "\"first_seat_wins\": %.6f}\n",
+           players, greedy ? "greedy" : "random", (unsigned long long)seed, games, sec,
+           (double)games / sec, (double)moves / sec, (double)turns / (double)games,
+           (double)moves / (double)games, (double)swaps / (double)games,
+           (double)bonus / (double)games, score / ((double)games * players),
+           min_score / ((double)games * players), (double)first_wins / (double)games);
+    return 0;
+}

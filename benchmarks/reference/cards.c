@@ -1,0 +1,345 @@
+/* cards.c: a hand-written C reference for Einfach Genial: Das Kartenspiel (docs/rules.md §5).
+ *
+ * Written from the rule book, without reading genial's source. 2, 3 or 4 players; policies
+ * "random" and "greedy" as genial's README defines them for the card game.
+ *
+ *   cc -O3 -march=native -Wall -o cards cards.c
+ *   ./cards --players 3 --policy random --games 100000 --seed 1
+ *
+ * prints one line of JSON (see README.md next to this file).
+ *
+ * A hand is a count per card type plus a bit mask of the types held; the displays are small FIFOs
+ * with a running count of each colour shown; a draw takes a uniformly random card of the deck (no
+ * shuffle), and the discard pile becomes the deck only when a card must be drawn from an empty one.
+ */
+#define _POSIX_C_SOURCE 199309L
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+/* ---------------------------------------------------------------- random numbers */
+
+static uint64_t rng_s[4];
+
+static uint64_t splitmix64(uint64_t *x) {
+    uint64_t z = (*x += 0x9e3779b97f4a7c15ULL);
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+    return z ^ (z >> 31);
+}
+
+static inline uint64_t rotl(uint64_t x, int k) { return (x << k) | (x >> (64 - k)); }
+
+static inline uint64_t next64(void) { /* xoshiro256** */
+    uint64_t result = rotl(rng_s[1] * 5, 7) * 9;
+    uint64_t t = rng_s[1] << 17;
+    rng_s[2] ^= rng_s[0];
+    rng_s[3] ^= rng_s[1];
+    rng_s[1] ^= rng_s[2];
+    rng_s[0] ^= rng_s[3];
+    rng_s[2] ^= t;
+    rng_s[3] = rotl(rng_s[3], 45);
+    return result;
+}
+
+/* Uniform integer in [0, n), 0 < n < 2^32, unbiased (Lemire's multiply and reject). */
+static inline uint32_t below(uint32_t n) {
+    uint64_t m = (next64() >> 32) * (uint64_t)n;
+    uint32_t low = (uint32_t)m;
+    if (low < n) {
+        uint32_t threshold = (uint32_t)(-n) % n;
+        while (low < threshold) {
+            m = (next64() >> 32) * (uint64_t)n;
+            low = (uint32_t)m;
+        }
+    }
+    return (uint32_t)(m >> 32);
+}
+
+static inline int coin(void) { return (int)(next64() >> 63); }
+
+/* ---------------------------------------------------------------- material */
+
+enum { NTYPES = 15, NCARDS = 60, HAND = 6, TOP = 10, WIN = 7, TURN_CAP = 1000 };
+
+/* Small arrays are int16_t, not uint8_t: stores through a char type may alias anything and would
+ * make the compiler reload the game state after each of them. */
+static int16_t C1[NTYPES], C2[NTYPES]; /* a card type's two colours, C1 < C2 (RULES §5.1) */
+static int16_t COLOURS[1 << NTYPES];  /* the colours shown by a set of card types */
+
+typedef struct {
+    int16_t deck[NCARDS], discard[NCARDS];
+    int ndeck, ndiscard;
+    int16_t hand[4][NTYPES]; /* count per type */
+    int hmask[4];            /* types held */
+    int hsize[4];
+    int16_t disp[4][2];      /* display, oldest first */
+    int ndisp;               /* cards per display: 2 with two players (RULES §5.8), else 1 */
+    int shown[6];            /* how many display cards show each colour */
+    int m[4][6];             /* markers */
+    int players;
+} Game;
+
+static Game g;
+
+static inline int draw(void) { /* -1 when deck and discard pile are both empty */
+    if (g.ndeck == 0) {
+        if (g.ndiscard == 0) return -1;
+        memcpy(g.deck, g.discard, sizeof g.deck[0] * (size_t)g.ndiscard);
+        g.ndeck = g.ndiscard;
+        g.ndiscard = 0;
+    }
+    int i = (int)below((uint32_t)g.ndeck);
+    int t = g.deck[i];
+    g.deck[i] = g.deck[--g.ndeck];
+    return t;
+}
+
+static inline void take(int p, int t) {
+    g.hand[p][t]++;
+    g.hmask[p] |= 1 << t;
+    g.hsize[p]++;
+}
+
+static inline void refill(int p) {
+    while (g.hsize[p] < HAND) {
+        int t = draw();
+        if (t < 0) return;
+        take(p, t);
+    }
+}
+
+static inline int lowest(const int *m) {
+    int low = m[0];
+    for (int c = 1; c < 6; c++) low = m[c] < low ? m[c] : low;
+    return low;
+}
+
+/* A marker at column x advanced by k, with the lowest marker at column low: RULES §5.4 stops it at
+ * column 3, 6 or 10 by the lowest marker's area (A0, A1, A2 on); markers never move back. */
+static inline int advance(int x, int k, int low) {
+    int lim = low == 0 ? 3 : low <= 3 ? 6 : TOP, v = x + k;
+    v = v < lim ? v : lim;
+    return v > x ? v : x;
+}
+
+/* Greedy's objective change, sum_c (10 - m_c)^2 before minus after, for card t in order o. */
+static inline int value(const int *m0, int t, int o) {
+    int m[6];
+    memcpy(m, m0, sizeof m);
+    int a = o ? C2[t] : C1[t], b = o ? C1[t] : C2[t];
+    int before = (TOP - m[a]) * (TOP - m[a]) + (TOP - m[b]) * (TOP - m[b]);
+    int low = lowest(m), xa = m[a];
+    m[a] = advance(m[a], g.shown[a], low);
+    if (xa == low) low = lowest(m);
+    m[b] = advance(m[b], g.shown[b], low);
+    return before - (TOP - m[a]) * (TOP - m[a]) - (TOP - m[b]) * (TOP - m[b]);
+}
+
+/* Portable bit counting (C99 has no builtins; compilers turn these into popcnt/tzcnt). */
+static inline int popcount(unsigned x) {
+    x = x - ((x >> 1) & 0x55555555u);
+    x = (x & 0x33333333u) + ((x >> 2) & 0x33333333u);
+    x = (x + (x >> 4)) & 0x0f0f0f0fu;
+    return (int)((x * 0x01010101u) >> 24);
+}
+
+static inline int ctz(unsigned x) { return popcount((x & -x) - 1); } /* x != 0 */
+
+static inline int nth_bit(int mask, int k) {
+    for (; k > 0; k--) mask &= mask - 1;
+    return ctz((unsigned)mask);
+}
+
+/* Chooses an action: (type << 1) | order. */
+static inline int choose(int p, int greedy) {
+    int mask = g.hmask[p];
+    if (!greedy) {
+        int k = (int)below((uint32_t)(2 * popcount((unsigned)mask)));
+        return (nth_bit(mask, k >> 1) << 1) | (k & 1);
+    }
+    int best = -1000, ties[2 * NTYPES], n = 0;
+    for (int mm = mask; mm; mm &= mm - 1) {
+        int t = ctz((unsigned)mm);
+        for (int o = 0; o < 2; o++) {
+            int v = value(g.m[p], t, o);
+            if (v > best) { best = v; n = 0; }
+            if (v == best) ties[n++] = (t << 1) | o;
+        }
+    }
+    return ties[n == 1 ? 0 : below((uint32_t)n)];
+}
+
+/* Plays action a for player p: returns the bonus turns earned, or -1 if p wins (RULES §5.3-5.7). */
+static inline int play(int p, int a) {
+    int t = a >> 1, o = a & 1;
+    if (--g.hand[p][t] == 0) g.hmask[p] &= ~(1 << t);
+    g.hsize[p]--;
+    int *m = g.m[p], earned = 0;
+    int c = o ? C2[t] : C1[t], d = o ? C1[t] : C2[t];
+    int low = lowest(m);
+    int before = m[c];
+    m[c] = advance(m[c], g.shown[c], low);
+    earned += before < TOP && m[c] == TOP;
+    if (before == low) low = lowest(m); /* only then can the lowest marker have moved */
+    before = m[d];
+    m[d] = advance(m[d], g.shown[d], low);
+    earned += before < TOP && m[d] == TOP;
+    if (m[0] >= WIN && m[1] >= WIN && m[2] >= WIN && m[3] >= WIN && m[4] >= WIN && m[5] >= WIN)
+        return -1;
+    /* rotation: the oldest display card to the discard pile, the played card to the display */
+    int old = g.disp[p][0];
+    if (g.ndisp == 2) g.disp[p][0] = g.disp[p][1];
+    g.disp[p][g.ndisp - 1] = (int16_t)t;
+    g.discard[g.ndiscard++] = (int16_t)old;
+    g.shown[C1[old]]--;
+    g.shown[C2[old]]--;
+    g.shown[C1[t]]++;
+    g.shown[C2[t]]++;
+    return earned;
+}
+
+typedef struct { long turns, plays, swaps, bonus; int winner; } Result;
+
+static Result play_game(int players, int greedy) {
+    g.players = players;
+    g.ndisp = players == 2 ? 2 : 1;
+    int n = 0;
+    for (int t = 0; t < NTYPES; t++)
+        for (int k = 0; k < 4; k++) g.deck[n++] = (int16_t)t;
+    g.ndeck = NCARDS;
+    g.ndiscard = 0;
+    memset(g.hand, 0, sizeof g.hand);
+    memset(g.m, 0, sizeof g.m);
+    memset(g.shown, 0, sizeof g.shown);
+    for (int p = 0; p < players; p++) { g.hmask[p] = 0; g.hsize[p] = 0; refill(p); }
+    for (int p = 0; p < players; p++)
+        for (int k = 0; k < g.ndisp; k++) {
+            int t = draw();
+            g.disp[p][k] = (int16_t)t;
+            g.shown[C1[t]]++;
+            g.shown[C2[t]]++;
+        }
+    Result r = {0, 0, 0, 0, -2};
+    int p = 0;
+    for (;;) {
+        r.turns++;
+        int bonus = 1, won = 0; /* the turn's card, then its bonus turns (RULES §5.6) */
+        while (bonus > 0 && g.hsize[p] > 0) {
+            bonus--;
+            r.plays++;
+            int e = play(p, choose(p, greedy));
+            if (e < 0) { won = 1; break; }
+            bonus += e;
+            r.bonus += e;
+        }
+        if (won) { r.winner = p; break; }
+        /* RULES §5.5: the swap, on the hand as it is after the plays */
+        const int *m = g.m[p];
+        int shown = COLOURS[g.hmask[p]], lowmask = 63;
+        if (shown != 63) { /* a hand showing every colour shows the lowest */
+            int low = lowest(m);
+            lowmask = 0;
+            for (int c = 0; c < 6; c++) lowmask |= (m[c] == low) << c;
+        }
+        if (!(shown & lowmask) && (greedy || coin())) {
+            for (int mm = g.hmask[p]; mm; mm &= mm - 1) {
+                int t = ctz((unsigned)mm);
+                for (int k = 0; k < g.hand[p][t]; k++) g.discard[g.ndiscard++] = (int16_t)t;
+                g.hand[p][t] = 0;
+            }
+            g.hmask[p] = 0;
+            g.hsize[p] = 0;
+            r.swaps++;
+        }
+        refill(p);
+        if (r.turns >= TURN_CAP) break; /* RULES §5.7 decision: truncated */
+        if (++p == players) p = 0;
+    }
+    if (r.winner == -2) { /* truncated: the unique best ascending vector of markers, if any */
+        int best = -1;
+        r.winner = -1;
+        for (int q = 0; q < players; q++) {
+            int v[6], key = 0;
+            memcpy(v, g.m[q], sizeof v);
+            for (int i = 1; i < 6; i++)
+                for (int j = i; j > 0 && v[j - 1] > v[j]; j--) { int s = v[j]; v[j] = v[j - 1]; v[j - 1] = s; }
+            for (int i = 0; i < 6; i++) key = key * 11 + v[i];
+            if (key > best) { best = key; r.winner = q; }
+            else if (key == best) r.winner = -1;
+        }
+    }
+    return r;
+}
+
+static void usage(void) {
+    fprintf(stderr, "usage: cards --players 2|3|4 --policy random|greedy --games N --seed S\n");
+    exit(2);
+}
+
+int main(int argc, char **argv) {
+    int players = 3, greedy = 0;
+    long games = 10000;
+    uint64_t seed = 1;
+    for (int i = 1; i < argc; i++) {
+        if (i + 1 >= argc) usage();
+        if (!strcmp(argv[i], "--players")) players = atoi(argv[++i]);
+        else if (!strcmp(argv[i], "--policy")) {
+            i++;
+            if (!strcmp(argv[i], "greedy")) greedy = 1;
+            else if (!strcmp(argv[i], "random")) greedy = 0;
+            else usage();
+        } else if (!strcmp(argv[i], "--games")) games = atol(argv[++i]);
+        else if (!strcmp(argv[i], "--seed")) seed = strtoull(argv[++i], NULL, 10);
+        else usage();
+    }
+    if (players < 2 || players > 4 || games <= 0) usage();
+    uint64_t x = seed;
+    for (int i = 0; i < 4; i++) rng_s[i] = splitmix64(&x);
+    int t = 0;
+    for (int a = 0; a < 6; a++)
+        for (int b = a + 1; b < 6; b++) { C1[t] = (int16_t)a; C2[t] = (int16_t)b; t++; }
+    for (int mask = 0; mask < 1 << NTYPES; mask++) {
+        int cm = 0;
+        for (int k = 0; k < NTYPES; k++)
+            if (mask >> k & 1) cm |= (1 << C1[k]) | (1 << C2[k]);
+        COLOURS[mask] = (int16_t)cm;
+    }
+    long turns = 0, moves = 0, swaps = 0, bonus = 0, first_wins = 0, truncated = 0;
+    double score = 0, min_score = 0;
+    struct timespec t0, t1;
+    clock_gettime(CLOCK_MONOTONIC, &t0);
+    for (long i = 0; i < games; i++) {
+        Result r = play_game(players, greedy);
+        turns += r.turns;
+        moves += r.plays + r.swaps;
+        swaps += r.swaps;
+        bonus += r.bonus;
+        first_wins += r.winner == 0;
+        truncated += r.turns >= TURN_CAP;
+        for (int p = 0; p < players; p++) {
+            int sum = 0, low = TOP;
+            for (int c = 0; c < 6; c++) {
+                sum += g.m[p][c];
+                if (g.m[p][c] < low) low = g.m[p][c];
+            }
+            score += sum;
+            min_score += low;
+        }
+    }
+    clock_gettime(CLOCK_MONOTONIC, &t1);
+    double sec = (double)(t1.tv_sec - t0.tv_sec) + 1e-9 * (double)(t1.tv_nsec - t0.tv_nsec);
+    printf("{\"program\": \"cards\", \"players\": %d, \"policy\": \"%s\", \"seed\": %llu, "
+           "\"games\": %ld, \"seconds\": %.6f, \"games_per_s\": %.1f, \"moves_per_s\": %.1f, "
+           "\"mean_turns\": %.6f, \"mean_moves\": %.6f, \"mean_swaps\": %.6f, "
+           "\"mean_bonus\": %.6f, \"mean_score\": %.6f, \"mean_min_score\": %.6f, "
+           "\"first_seat_wins\": %.6f, \"truncated\": %ld}\n",
+           players, greedy ? "greedy" : "random", (unsigned long long)seed, games, sec,
+           (double)games / sec, (double)moves / sec, (double)turns / (double)games,
+           (double)moves / (double)games, (double)swaps / (double)games,
+           (double)bonus / (double)games, score / ((double)games * players),
+           min_score / ((double)games * players), (double)first_wins / (double)games, truncated);
+    return 0;
+}
