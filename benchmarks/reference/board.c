@@ -16,6 +16,7 @@
  * free pair is one array read.
  */
 #define _POSIX_C_SOURCE 199309L
+#include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -79,12 +80,15 @@ static const int SYM_R[6] = {-5, -5, 0, 5, 5, 0};
 static uint8_t TC1[NTYPES], TC2[NTYPES]; /* a tile type's two colours, TC1 <= TC2 */
 static uint8_t TMASK[NTYPES];            /* and their bit mask */
 
+enum { MAXPAIRS = 512 }; /* 426 pairs at most (RULES §1.5) */
+
 typedef struct {
-    uint8_t cell[CELLS];       /* colour 0..5, EMPTY or OFF */
-    int16_t pot[CELLS][8];     /* empty cell: sum of its six rays per colour (6, 7: 0) */
-    int16_t pairs[CELLS * 3];  /* free pair ids (cell * 3 + k), dense */
-    int16_t pos[CELLS * 3];    /* a pair id's index in pairs, or -1 */
     int npairs;
+    uint8_t cell[CELLS];       /* colour 0..5, EMPTY or OFF */
+    int16_t pairs[MAXPAIRS];   /* free pair ids (cell * 3 + k), dense */
+    int16_t pos[CELLS * 3];    /* a pair id's index in pairs, or -1 */
+    int16_t pot[CELLS][8];     /* empty cell: sum of its six rays per colour (6, 7: 0); last, so
+                                  that the random policy, which never reads it, copies none */
 } Board;
 
 static Board START;            /* the empty area of the chosen player count */
@@ -111,10 +115,11 @@ static inline void remove_pair(Board *b, int id) {
     b->pos[id] = -1;
 }
 
-/* Fill empty cell x with colour c: extend the rays of colour c that reach x, drop x's pairs. */
-static inline void fill(Board *b, int x, int c) {
+/* Fill empty cell x with colour c and drop x's pairs; with pots, extend the cached rays of colour
+ * c that reach x (the random policy scores by walking the rays instead: it needs no cache). */
+static inline void fill(Board *b, int x, int c, int pots) {
     b->cell[x] = (uint8_t)c;
-    for (int k = 0; k < 3; k++) {
+    for (int k = 0; pots && k < 3; k++) {
         int d = DIR[k];
         int e1 = x + d, n1 = 0;
         while (b->cell[e1] == c) { e1 += d; n1++; }
@@ -156,14 +161,14 @@ static void setup(int players) {
         AREA[NAREA++] = (int16_t)x;
         for (int k = 0; k < 3; k++) {
             int y = x + FWD[k];
-            if (y >= 0 && y < CELLS && b->cell[y] == EMPTY) {
+            if (y >= 0 && y < CELLS && b->cell[y] == EMPTY && b->npairs < MAXPAIRS) {
                 b->pos[x * 3 + k] = (int16_t)b->npairs;
                 b->pairs[b->npairs++] = (int16_t)(x * 3 + k);
             }
         }
     }
     /* The printed symbols (RULES §1.4) are filled cells of their colour. */
-    for (int c = 0; c < 6; c++) fill(b, IDX(SYM_Q[c], SYM_R[c]), c);
+    for (int c = 0; c < 6; c++) fill(b, IDX(SYM_Q[c], SYM_R[c]), c, 1);
     for (int c = 0; c < 6; c++) {
         int s = IDX(SYM_Q[c], SYM_R[c]);
         for (int d = 0; d < 6; d++)
@@ -214,9 +219,9 @@ static inline int gain(int r, int g) {
 /* A placement: pair index in the list, cell of colour TC1, cell of colour TC2, rack slot. */
 typedef struct { int a, b, slot; } Place;
 
-static int16_t FIRST[CELLS * 3]; /* first-round candidate pairs */
-static int32_t TIES[CELLS * 3 * 12];
-static int16_t VAL[CELLS * 3];
+static int16_t FIRST[MAXPAIRS]; /* first-round candidate pairs */
+static int32_t TIES[MAXPAIRS * 12];
+static int16_t VAL[MAXPAIRS];
 
 static Place choose_random(Game *g, int p, const int16_t *list, int n) {
     Place m;
@@ -330,13 +335,28 @@ typedef struct {
 } Result;
 
 /* Plays one placement; returns the number of bonus plays it earns, or -1 if the game ends. */
-static inline int place(Game *g, int p, Place m, int *winner) {
+/* The sum of the six rays of colour c from empty cell x (RULES §3.3). */
+static inline int rays(const Board *b, int x, int c) {
+    int n = 0;
+    for (int d = 0; d < 6; d++)
+        for (int y = x + DIR[d]; b->cell[y] == c; y += DIR[d]) n++;
+    return n;
+}
+
+static inline int place(Game *g, int p, Place m, int *winner, int greedy) {
     int t = g->rack[p][m.slot];
     g->rack[p][m.slot] = g->rack[p][--g->nrack[p]];
     int c1 = TC1[t], c2 = TC2[t];
-    int g1 = g->b.pot[m.a][c1], g2 = g->b.pot[m.b][c2];
-    fill(&g->b, m.a, c1);
-    fill(&g->b, m.b, c2);
+    int g1, g2;
+    if (greedy) {
+        g1 = g->b.pot[m.a][c1];
+        g2 = g->b.pot[m.b][c2];
+    } else {
+        g1 = rays(&g->b, m.a, c1);
+        g2 = rays(&g->b, m.b, c2);
+    }
+    fill(&g->b, m.a, c1, greedy);
+    fill(&g->b, m.b, c2, greedy);
     int *s = g->score[p], earned = 0;
     if (c1 == c2) {
         int before = s[c1];
@@ -359,8 +379,8 @@ static inline int place(Game *g, int p, Place m, int *winner) {
 
 static Game g;
 
-static Result play_game(int players, int greedy) {
-    memcpy(&g.b, &START, sizeof START);
+static inline Result play_game(int players, int greedy) {
+    memcpy(&g.b, &START, greedy ? sizeof START : offsetof(Board, pot));
     memcpy(g.bag, BAG0, sizeof BAG0);
     g.nbag = NTILES;
     g.players = players;
@@ -398,7 +418,7 @@ static Result play_game(int players, int greedy) {
             g.touched |= 1 << (sa >= 0 && !(g.touched >> sa & 1) ? sa : sb);
         }
         res.placements++;
-        int bonus = place(&g, p, m, &winner);
+        int bonus = place(&g, p, m, &winner, greedy);
         if (bonus < 0) break;
         while (bonus > 0 && g.nrack[p] > 0) { /* RULES §3.4 */
             bonus--;
@@ -406,7 +426,7 @@ static Result play_game(int players, int greedy) {
                        : choose_random(&g, p, g.b.pairs, g.b.npairs);
             res.placements++;
             res.bonus++;
-            int more = place(&g, p, m, &winner);
+            int more = place(&g, p, m, &winner, greedy);
             if (more < 0) { ended = 1; break; }
             bonus += more;
         }
@@ -485,7 +505,7 @@ int main(int argc, char **argv) {
     struct timespec t0, t1;
     clock_gettime(CLOCK_MONOTONIC, &t0);
     for (long i = 0; i < games; i++) {
-        Result r = play_game(players, greedy);
+        Result r = greedy ? play_game(players, 1) : play_game(players, 0);
         turns += r.turns;
         moves += r.placements + r.swaps;
         swaps += r.swaps;
