@@ -125,17 +125,17 @@ static inline int advance(int x, int k, int low) {
     return v > x ? v : x;
 }
 
-/* Greedy's objective change, sum_c (10 - m_c)^2 before minus after, for card t in order o. */
-static inline int value(const int *m0, int t, int o) {
-    int m[6];
-    memcpy(m, m0, sizeof m);
+/* Greedy's objective change, sum_c (10 - m_c)^2 before minus after, for card t in order o: the
+ * lowest marker after the first colour is the old lowest unless that colour was the only marker
+ * at it, and then the lower of its new column and the second lowest (low2). */
+static inline int value(const int *m, int low, int nlow, int low2, int t, int o) {
     int a = o ? C2[t] : C1[t], b = o ? C1[t] : C2[t];
-    int before = (TOP - m[a]) * (TOP - m[a]) + (TOP - m[b]) * (TOP - m[b]);
-    int low = lowest(m), xa = m[a];
-    m[a] = advance(m[a], g.shown[a], low);
-    if (xa == low) low = lowest(m);
-    m[b] = advance(m[b], g.shown[b], low);
-    return before - (TOP - m[a]) * (TOP - m[a]) - (TOP - m[b]) * (TOP - m[b]);
+    int na = advance(m[a], g.shown[a], low);
+    int l2 = na < low2 ? na : low2;
+    int low1 = m[a] == low && nlow == 1 ? l2 : low;
+    int nb = advance(m[b], g.shown[b], low1);
+    return (TOP - m[a]) * (TOP - m[a]) - (TOP - na) * (TOP - na) + (TOP - m[b]) * (TOP - m[b])
+           - (TOP - nb) * (TOP - nb);
 }
 
 /* Portable bit counting (C99 has no builtins; compilers turn these into popcnt/tzcnt). */
@@ -160,11 +160,17 @@ static inline int choose(int p, int greedy) {
         int k = (int)below((uint32_t)(2 * popcount((unsigned)mask)));
         return (nth_bit(mask, k >> 1) << 1) | (k & 1);
     }
+    const int *m = g.m[p];
+    int low = lowest(m), nlow = 0, low2 = TOP + 1;
+    for (int c = 0; c < 6; c++) {
+        nlow += m[c] == low;
+        low2 = m[c] > low && m[c] < low2 ? m[c] : low2;
+    }
     int best = -1000, ties[2 * NTYPES], n = 0;
     for (int mm = mask; mm; mm &= mm - 1) {
         int t = ctz((unsigned)mm);
         for (int o = 0; o < 2; o++) {
-            int v = value(g.m[p], t, o);
+            int v = value(m, low, nlow, low2, t, o);
             if (v > best) { best = v; n = 0; }
             if (v == best) ties[n++] = (t << 1) | o;
         }
