@@ -87,8 +87,8 @@ typedef struct {
     uint8_t cell[CELLS];       /* colour 0..5, EMPTY or OFF */
     int16_t pairs[MAXPAIRS];   /* free pair ids (cell * 3 + k), dense */
     int16_t pos[CELLS * 3];    /* a pair id's index in pairs, or -1 */
-    int16_t pot[CELLS][8];     /* empty cell: sum of its six rays per colour (6, 7: 0); last, so
-                                  that the random policy, which never reads it, copies none */
+    int16_t pot[6][CELLS];     /* per colour, an empty cell's sum of its six rays; last, so that
+                                  the random policy, which never reads it, copies none */
 } Board;
 
 static Board START;            /* the empty area of the chosen player count */
@@ -96,8 +96,7 @@ static int16_t PA[CELLS * 3], PB[CELLS * 3]; /* a pair id's two cells */
 static int8_t ADJSYM[CELLS];   /* the printed symbol an empty cell touches, or -1 */
 static int16_t SYMPAIRS[6][64]; /* the pairs touching each printed symbol (RULES §3.2) */
 static int NSYMPAIRS[6];
-static int16_t AREA[CELLS];    /* the area's empty cells at the start */
-static int NAREA;
+static int XLO, XHI;           /* the area's cells lie in [XLO, XHI) */
 
 static int dist(int q, int r) {
     int s = -q - r;
@@ -125,8 +124,8 @@ static inline void fill(Board *b, int x, int c, int pots) {
         while (b->cell[e1] == c) { e1 += d; n1++; }
         int e2 = x - d, n2 = 0;
         while (b->cell[e2] == c) { e2 -= d; n2++; }
-        if (b->cell[e1] == EMPTY) b->pot[e1][c] = (int16_t)(b->pot[e1][c] + 1 + n2);
-        if (b->cell[e2] == EMPTY) b->pot[e2][c] = (int16_t)(b->pot[e2][c] + 1 + n1);
+        if (b->cell[e1] == EMPTY) b->pot[c][e1] = (int16_t)(b->pot[c][e1] + 1 + n2);
+        if (b->cell[e2] == EMPTY) b->pot[c][e2] = (int16_t)(b->pot[c][e2] + 1 + n1);
     }
     for (int k = 0; k < 3; k++) {
         remove_pair(b, x * 3 + k);
@@ -155,10 +154,12 @@ static void setup(int players) {
             PB[id] = (int16_t)(x + FWD[k] >= 0 && x + FWD[k] < CELLS ? x + FWD[k] : x);
         }
     }
-    NAREA = 0;
+    XLO = CELLS;
+    XHI = 0;
     for (int x = 0; x < CELLS; x++) {
         if (b->cell[x] != EMPTY) continue;
-        AREA[NAREA++] = (int16_t)x;
+        XLO = x < XLO ? x : XLO;
+        XHI = x + 1 > XHI ? x + 1 : XHI;
         for (int k = 0; k < 3; k++) {
             int y = x + FWD[k];
             if (y >= 0 && y < CELLS && b->cell[y] == EMPTY && b->npairs < MAXPAIRS) {
@@ -235,11 +236,13 @@ static Place choose_random(Game *g, int p, const int16_t *list, int n) {
 
 /* The placement maximising sum_c -(18 - s_c)^2 after it, ties uniformly at random over distinct
  * placements (tile type, cells, way round; a double's two ways are one placement). Each area
- * cell's gain is computed once per colour (branch-free, 8 lanes); a pair neither of whose cells
- * can score in a rack colour is worth 0 and skipped; the first pass keeps each pair's best value,
- * the second enumerates the placements worth the best on the pairs that reach it. */
-static int16_t G[CELLS][8];
-static uint8_t LIVE[CELLS];
+ * cell's gain is computed once per colour (branch-free, 8 lanes), with its best gain in a rack
+ * colour; a pair whose cells' best gains add up to less than the best value found so far (or to 0)
+ * cannot reach the best and is skipped (a double's gain is at most the two cells' gains added:
+ * gain is concave); the first pass keeps each remaining pair's best value, the second enumerates
+ * the placements worth the best on the pairs that reach it. */
+static int16_t G[6][CELLS];
+static int16_t MAXG[CELLS]; /* a cell's best gain in a rack colour: bounds a pair's value */
 static Place choose_greedy(Game *g, int p, const int16_t *list, int n) {
     const Board *b = &g->b;
     int types[RACK], slot_of[RACK], nt = 0, ways = 0, rackmask = 0;
@@ -255,38 +258,33 @@ static Place choose_greedy(Game *g, int p, const int16_t *list, int n) {
         if (TC1[t] == TC2[t]) dc[nd++] = TC1[t];
         else { s1[ns] = TC1[t]; s2[ns] = TC2[t]; ns++; }
     }
-    int16_t r[8], rk[8];
-    for (int c = 0; c < 8; c++) {
-        r[c] = (int16_t)(c < 6 ? CAP - g->score[p][c] : 0);
-        rk[c] = (int16_t)(c < 6 && (rackmask >> c & 1) ? -1 : 0);
-    }
-    for (int k = 0; k < NAREA; k++) {
-        int x = AREA[k];
-        const int16_t *pt = b->pot[x];
-        int16_t *gx = G[x], h[8];
-        for (int c = 0; c < 8; c++) {
-            int16_t m = pt[c] < r[c] ? pt[c] : r[c];
-            gx[c] = (int16_t)(m * (2 * r[c] - m));
-            h[c] = gx[c] & rk[c];
+    int r[6];
+    for (int c = 0; c < 6; c++) r[c] = CAP - g->score[p][c];
+    /* per rack colour, every area cell's gain (a vectorised loop over the area's rows) */
+    for (int x = XLO; x < XHI; x++) MAXG[x] = 0;
+    for (int c = 0; c < 6; c++) {
+        if (!(rackmask >> c & 1)) continue;
+        const int16_t *pc = b->pot[c];
+        int16_t *gc = G[c], rc = (int16_t)r[c];
+        for (int x = XLO; x < XHI; x++) {
+            int16_t m = pc[x] < rc ? pc[x] : rc;
+            gc[x] = (int16_t)(m * (2 * rc - m));
+            MAXG[x] = gc[x] > MAXG[x] ? gc[x] : MAXG[x];
         }
-        uint64_t lo, hi;
-        memcpy(&lo, h, 8);
-        memcpy(&hi, h + 4, 8);
-        LIVE[x] = (lo | hi) != 0;
     }
     int best = 0;
     for (int i = 0; i < n; i++) {
         int id = list[i], a = PA[id], bb = PB[id];
-        if (!(LIVE[a] | LIVE[bb])) { VAL[i] = 0; continue; }
-        const int16_t *ga = G[a], *gb = G[bb];
+        int bound = MAXG[a] + MAXG[bb];
+        if (bound < best || bound == 0) { VAL[i] = -1; continue; } /* cannot reach the best */
         int v = 0;
         for (int j = 0; j < ns; j++) {
-            int w1 = ga[s1[j]] + gb[s2[j]], w2 = gb[s1[j]] + ga[s2[j]];
+            int w1 = G[s1[j]][a] + G[s2[j]][bb], w2 = G[s1[j]][bb] + G[s2[j]][a];
             w1 = w1 > w2 ? w1 : w2;
             v = v > w1 ? v : w1;
         }
         for (int j = 0; j < nd; j++) {
-            int w = gain(r[dc[j]], b->pot[a][dc[j]] + b->pot[bb][dc[j]]);
+            int w = gain(r[dc[j]], b->pot[dc[j]][a] + b->pot[dc[j]][bb]);
             v = v > w ? v : w;
         }
         VAL[i] = (int16_t)v;
@@ -307,15 +305,14 @@ static Place choose_greedy(Game *g, int p, const int16_t *list, int n) {
         for (int i = 0; i < n; i++) {
             if (VAL[i] != best) continue;
             int id = list[i], a = PA[id], bb = PB[id];
-            const int16_t *ga = G[a], *gb = G[bb];
             for (int j = 0; j < nt; j++) {
                 int c1 = TC1[types[j]], c2 = TC2[types[j]];
                 if (c1 == c2) {
-                    if (gain(r[c1], b->pot[a][c1] + b->pot[bb][c1]) == best)
+                    if (gain(r[c1], b->pot[c1][a] + b->pot[c1][bb]) == best)
                         TIES[nties++] = (i << 4) | (j << 1);
                 } else {
-                    if (ga[c1] + gb[c2] == best) TIES[nties++] = (i << 4) | (j << 1);
-                    if (gb[c1] + ga[c2] == best) TIES[nties++] = (i << 4) | (j << 1) | 1;
+                    if (G[c1][a] + G[c2][bb] == best) TIES[nties++] = (i << 4) | (j << 1);
+                    if (G[c1][bb] + G[c2][a] == best) TIES[nties++] = (i << 4) | (j << 1) | 1;
                 }
             }
         }
@@ -349,8 +346,8 @@ static inline int place(Game *g, int p, Place m, int *winner, int greedy) {
     int c1 = TC1[t], c2 = TC2[t];
     int g1, g2;
     if (greedy) {
-        g1 = g->b.pot[m.a][c1];
-        g2 = g->b.pot[m.b][c2];
+        g1 = g->b.pot[c1][m.a];
+        g2 = g->b.pot[c2][m.b];
     } else {
         g1 = rays(&g->b, m.a, c1);
         g2 = rays(&g->b, m.b, c2);
