@@ -399,10 +399,25 @@ static inline Result play_game(int players, int greedy) {
         const int16_t *list = g.b.pairs;
         int n = g.b.npairs;
         int first = !(g.first_done & (1 << p));
+        int16_t picked = -1;
+        if (first && !greedy) { /* a uniformly random legal first pair, by rejection */
+            int total = 0;
+            for (int c = 0; c < 6; c++) total += g.touched >> c & 1 ? 0 : NSYMPAIRS[c];
+            for (int tries = 0; tries < 64 && picked < 0; tries++) {
+                int k = (int)below((uint32_t)total), c = 0;
+                for (;; c++) {
+                    if (g.touched >> c & 1) continue;
+                    if (k < NSYMPAIRS[c]) break;
+                    k -= NSYMPAIRS[c];
+                }
+                if (g.b.pos[SYMPAIRS[c][k]] >= 0) picked = SYMPAIRS[c][k];
+            }
+        }
         if (first) { /* RULES §3.2 first round */
             g.first_done |= 1 << p;
             int nf = 0;
-            for (int c = 0; c < 6; c++) {
+            if (picked >= 0) FIRST[nf++] = picked;
+            for (int c = 0; picked < 0 && c < 6; c++) {
                 if (g.touched >> c & 1) continue;
                 for (int i = 0; i < NSYMPAIRS[c]; i++)
                     if (g.b.pos[SYMPAIRS[c][i]] >= 0) FIRST[nf++] = SYMPAIRS[c][i];
@@ -430,10 +445,14 @@ static inline Result play_game(int players, int greedy) {
         if (ended) break;
         /* RULES §3.5: the swap, on the rack left after the placements. */
         const int *sc = g.score[p];
-        int low = sc[0], lowmask = 0, rackmask = 0;
-        for (int c = 1; c < 6; c++) low = sc[c] < low ? sc[c] : low;
-        for (int c = 0; c < 6; c++) lowmask |= (sc[c] == low) << c;
+        int lowmask = 63, rackmask = 0;
         for (int i = 0; i < g.nrack[p]; i++) rackmask |= TMASK[g.rack[p][i]];
+        if (rackmask != 63) { /* a rack showing every colour shows the lowest */
+            int low = sc[0];
+            for (int c = 1; c < 6; c++) low = sc[c] < low ? sc[c] : low;
+            lowmask = 0;
+            for (int c = 0; c < 6; c++) lowmask |= (sc[c] == low) << c;
+        }
         int shows = rackmask & lowmask;
         if (!shows && g.nrack[p] > 0 && g.nbag > 0 && (greedy || coin())) {
             uint8_t old[RACK];
@@ -446,7 +465,7 @@ static inline Result play_game(int players, int greedy) {
         } else {
             refill(&g, p);
         }
-        p = (p + 1) % players;
+        if (++p == players) p = 0;
     }
     if (winner == -2) { /* RULES §3.7: the highest ascending vector of counters, if unique */
         int key[4];
