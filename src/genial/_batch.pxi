@@ -20,12 +20,57 @@
 #   (copy the start, checked, its piles in canonical order; return its seats) and
 #   ``read_seats(policies, epsilons, search, int players, Policy *out)`` (one policy per seat).
 
-from libc.stdint cimport int16_t, uint8_t
+from libc.stdint cimport int16_t, uint8_t, uint32_t, uint64_t
 from libc.string cimport memcpy, memset
 from numpy.random cimport bitgen_t
 
+from numpy.random import PCG64 as _NumpyPCG64
+
 from genial._checks cimport Forced, free_forced, read_forced, refuse_forced
 from genial._common cimport DRAW_LOG_FULL, Draws, bitgen_of
+from genial._pcg cimport bitgen_init, genial_pcg
+
+include "genial/_cpu.pxi"   # the kernel's _cpu_features, _use_portable (CPU dispatch)
+
+
+# A chunk's streams on genial's own PCG64 (genial._pcg): an exact numpy.random.PCG64 (not a
+# subclass, which may change how it draws) is copied into a genial_pcg through its public state
+# before the games and copied back after them, so that its draws run inline (genial._common's
+# draw32) and the numpy object continues exactly as if numpy had drawn them; any other bit
+# generator is drawn from through its bitgen_t.
+
+cdef uint64_t _MASK64 = 0xFFFFFFFFFFFFFFFFULL
+
+
+cdef bint pcg_take(object bit_generator, genial_pcg *g) except -1:
+    """Copy an exact ``numpy.random.PCG64``'s state into ``g`` (True); False for any other bit
+    generator (``g`` untouched). With the generator's lock held."""
+    if type(bit_generator) is not _NumpyPCG64:
+        return False
+    full = bit_generator.state
+    state = full["state"]["state"]
+    inc = full["state"]["inc"]
+    g.state_hi = <uint64_t>(state >> 64)
+    g.state_lo = <uint64_t>(state & _MASK64)
+    g.inc_hi = <uint64_t>(inc >> 64)
+    g.inc_lo = <uint64_t>(inc & _MASK64)
+    g.has_uint32 = 1 if full["has_uint32"] else 0
+    g.uinteger = <uint32_t>full["uinteger"]
+    return True
+
+
+cdef int pcg_give(object bit_generator, const genial_pcg *g) except -1:
+    """Set the ``numpy.random.PCG64`` ``pcg_take`` read to ``g``'s state (with its lock held)."""
+    bit_generator.state = {
+        "bit_generator": "PCG64",
+        "state": {
+            "state": (<object>g.state_hi << 64) | g.state_lo,
+            "inc": (<object>g.inc_hi << 64) | g.inc_lo,
+        },
+        "has_uint32": g.has_uint32,
+        "uinteger": g.uinteger,
+    }
+    return 0
 
 
 cdef int play_game(GState *st, const Policy *pols, bitgen_t *policy_rng,
@@ -104,6 +149,8 @@ def run_chunk(object start, object chance, object policy, bint deal,
     cdef GLog *log = NULL
     cdef bitgen_t *rng = bitgen_of(chance)
     cdef bitgen_t *prng = bitgen_of(policy)
+    cdef genial_pcg chance_pcg, policy_pcg     # the streams, if numpy PCG64s (above)
+    cdef bitgen_t chance_bg, policy_bg
     cdef const int16_t *fact = NULL
     cdef Policy pols[MAXP]
     cdef Pool pool
@@ -121,35 +168,48 @@ def run_chunk(object start, object chance, object policy, bint deal,
         fact = forced.action
         if view_seat >= 0 and not deal:
             pool_of(&base, view_seat, &pool)
-        with chance.lock, policy.lock, nogil:
-            for g in range(n):
-                memset(&ds, 0, sizeof(Draws))
-                ds.rng = rng
-                if view_seat >= 0 and not deal:
-                    determinise(&st, &pool, &ds)   # the start, redealt from its unseen pool
-                else:
-                    memcpy(&st, &base, sizeof(GState))
-                if logs is not None:           # (never with view_seat: read_forced)
-                    log = &logs[g]
-                    log.n_moves = 0            # the arrays are written as far as they are used
-                    log.n_draws = 0
-                    log.overflow = 0
-                    ds.log = &log.draws[0]
-                    ds.max_log = LOG_DRAWS
-                if deal:
-                    deal_game(&st, &ds)
-                    if view_seat >= 0:
-                        redeal(&st, view_seat, &ds)
-                if forced.each != NULL:
-                    fact = forced.each + g
-                rc = play_game(&st, pols, prng, &ds, log, forced.seat, fact, forced.n)
-                if rc == 2 and bad < 0:
-                    bad = g
-                write_row(&st, &rows[g], rc)
-                if log != NULL:
-                    log.n_draws = ds.n_log
-                    if ds.error == DRAW_LOG_FULL:
-                        log.overflow = 1
+        with chance.lock, policy.lock:
+            if pcg_take(chance, &chance_pcg):
+                bitgen_init(&chance_bg, &chance_pcg)
+                rng = &chance_bg
+            if pcg_take(policy, &policy_pcg):
+                bitgen_init(&policy_bg, &policy_pcg)
+                prng = &policy_bg
+            try:
+                with nogil:
+                    for g in range(n):
+                        memset(&ds, 0, sizeof(Draws))
+                        ds.rng = rng
+                        if view_seat >= 0 and not deal:
+                            determinise(&st, &pool, &ds)   # the start, redealt from its unseen pool
+                        else:
+                            memcpy(&st, &base, sizeof(GState))
+                        if logs is not None:           # (never with view_seat: read_forced)
+                            log = &logs[g]
+                            log.n_moves = 0     # the arrays are written as far as used
+                            log.n_draws = 0
+                            log.overflow = 0
+                            ds.log = &log.draws[0]
+                            ds.max_log = LOG_DRAWS
+                        if deal:
+                            deal_game(&st, &ds)
+                            if view_seat >= 0:
+                                redeal(&st, view_seat, &ds)
+                        if forced.each != NULL:
+                            fact = forced.each + g
+                        rc = play_game(&st, pols, prng, &ds, log, forced.seat, fact, forced.n)
+                        if rc == 2 and bad < 0:
+                            bad = g
+                        write_row(&st, &rows[g], rc)
+                        if log != NULL:
+                            log.n_draws = ds.n_log
+                            if ds.error == DRAW_LOG_FULL:
+                                log.overflow = 1
+            finally:
+                if rng == &chance_bg:
+                    pcg_give(chance, &chance_pcg)
+                if prng == &policy_bg:
+                    pcg_give(policy, &policy_pcg)
     finally:
         free_forced(&forced)
     refuse_forced(bad)

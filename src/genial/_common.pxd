@@ -1,20 +1,24 @@
 # cython: language_level=3
 """Game-agnostic pieces of genial's kernels, inline and ``noexcept nogil``: cimport, do not copy.
 
-- randomness: a ``bitgen_t`` from a numpy ``BitGenerator`` (capsule checked), bounded draws;
-- bit tricks: popcount, count of trailing zeros, select (the k-th set bit of a word);
+- randomness: a ``bitgen_t`` from a numpy ``BitGenerator`` (capsule checked), bounded draws
+  (inline for genial's own PCG64, ``genial._pcg``; through numpy's function pointers otherwise);
+- bit tricks: popcount, count of trailing zeros, select (the k-th set bit of a word; ``pdep``
+  where the CPU has a fast one, chosen at run time: below);
 - a bag (or deck) of small items with random or scripted draws and a draw log. Inside a run the
   bag is unordered (a draw swaps the last item into the hole); ``bag_sort`` puts it in canonical
   order, which every entry point from Python does before it draws, so that what is drawn depends
   only on the bag's contents and the random stream, never on the history that filled it.
 
 Every kernel that cimports this file calls :c:func:`common_init` once at import (it builds the
-select table of this translation unit).
+select table of this translation unit and reads the CPU's features).
 """
 
 from cpython.pycapsule cimport PyCapsule_GetPointer, PyCapsule_IsValid
 from libc.stdint cimport uint8_t, uint32_t, uint64_t
 from numpy.random cimport bitgen_t
+
+from genial._pcg cimport draw32, draw_double
 
 # ---------------------------------------------------------------------------------------------
 # randomness
@@ -33,28 +37,41 @@ cdef inline bitgen_t *bitgen_of(object bit_generator) except NULL:
 
 cdef inline uint32_t rand_below(bitgen_t *rng, uint32_t n) noexcept nogil:
     """A uniform integer in [0, n), n >= 1 (Lemire's multiply-shift with rejection)."""
-    cdef uint64_t m = <uint64_t>rng.next_uint32(rng.state) * n
+    cdef uint64_t m = <uint64_t>draw32(rng) * n
     cdef uint32_t low = <uint32_t>m
     cdef uint32_t threshold
     if low < n:
         threshold = (<uint32_t>0 - n) % n
         while low < threshold:
-            m = <uint64_t>rng.next_uint32(rng.state) * n
+            m = <uint64_t>draw32(rng) * n
             low = <uint32_t>m
     return <uint32_t>(m >> 32)
 
 
 cdef inline double rand_unit(bitgen_t *rng) noexcept nogil:
     """A uniform double in [0, 1)."""
-    return rng.next_double(rng.state)
+    return draw_double(rng)
 
 
 # ---------------------------------------------------------------------------------------------
 # bit tricks
+#
+# select64 has two implementations, chosen at run time (wheels are built for a baseline x86-64,
+# ``-mpopcnt``, never ``-march=native``): the portable broadword one, and one ``pdep`` + ``tzcnt``
+# (BMI2) in a function compiled for BMI1 and BMI2 (``__attribute__((target))``), used only where
+# ``common_init`` finds that the CPU has BMI1 and BMI2 (cpuid leaf 7) *and* a fast ``pdep``:
+# Intel (every Intel core with BMI2 runs it in 3 cycles), AMD from family 0x19 (Zen 3) on.
+# AMD before Zen 3 (families 0x15 to 0x17, and Hygon's 0x18) microcodes ``pdep`` (tens to
+# hundreds of cycles, by the mask), other vendors are unknown: they keep the portable path. The
+# features are read with ``cpuid`` itself rather than ``__builtin_cpu_supports``: the vendor
+# and family need it anyway, and it needs no run-time library symbol (``__cpu_model``) on any
+# platform. MSVC and non-x86 machines compile the portable path only. Both give the same result
+# for every ``k < popcount(w)`` (tests/test_cpu_dispatch.py plays the same games on both).
 
 cdef extern from *:
     """
     #include <stdint.h>
+    #include <string.h>
     #if defined(__GNUC__) || defined(__clang__)
     #define genial_popcount64(x) __builtin_popcountll(x)
     #define genial_ctz64(x) __builtin_ctzll(x)
@@ -69,6 +86,68 @@ cdef extern from *:
     static int genial_ctz64(unsigned long long x) {
         int n = 0; while (!(x & 1)) { x >>= 1; n++; } return n; }
     #endif
+
+    /* run-time CPU dispatch (the rule above); genial_cpu is filled by genial_common_init() */
+    typedef struct {
+        int x86;            /* compiled with the dispatch (GCC or clang on x86) */
+        int bmi2;           /* the CPU has BMI1 and BMI2 */
+        int fast_pdep;      /* ... and its pdep is fast: select64 uses it unless told not to */
+        int family;         /* x86 family (base + extended), 0 if unknown */
+        char vendor[13];    /* cpuid's vendor string, "" if unknown */
+    } genial_cpu_t;
+    static genial_cpu_t genial_cpu;
+
+    #if (defined(__GNUC__) || defined(__clang__)) && !defined(_MSC_VER) \
+        && (defined(__x86_64__) || defined(__i386__))
+    #define GENIAL_X86_DISPATCH 1
+    #include <cpuid.h>
+    #include <immintrin.h>
+    static int genial_use_bmi2 = 0;     /* select64 takes the BMI2 path */
+    __attribute__((target("bmi,bmi2")))
+    static int genial_select64_bmi2(uint64_t w, int k) {
+        /* deposit 1 << k on w's set bits: the k-th set bit is the only one left */
+        return (int)_tzcnt_u64(_pdep_u64((uint64_t)1 << k, w));
+    }
+    static void genial_cpu_detect(void) {
+        unsigned int eax = 0, ebx = 0, ecx = 0, edx = 0, max_leaf, base;
+        genial_cpu.x86 = 1;
+        if (!__get_cpuid(0, &max_leaf, &ebx, &ecx, &edx)) return;
+        memcpy(genial_cpu.vendor, &ebx, 4);
+        memcpy(genial_cpu.vendor + 4, &edx, 4);
+        memcpy(genial_cpu.vendor + 8, &ecx, 4);
+        genial_cpu.vendor[12] = 0;
+        if (__get_cpuid(1, &eax, &ebx, &ecx, &edx)) {
+            base = (eax >> 8) & 0xF;
+            genial_cpu.family = (int)(base == 0xF ? base + ((eax >> 20) & 0xFF) : base);
+        }
+        if (max_leaf >= 7) {
+            __cpuid_count(7, 0, eax, ebx, ecx, edx);
+            genial_cpu.bmi2 = (ebx >> 3) & 1 && (ebx >> 8) & 1;    /* BMI1 (tzcnt), BMI2 */
+        }
+        genial_cpu.fast_pdep = genial_cpu.bmi2
+            && (strcmp(genial_cpu.vendor, "GenuineIntel") == 0
+                || (strcmp(genial_cpu.vendor, "AuthenticAMD") == 0 && genial_cpu.family >= 0x19));
+        genial_use_bmi2 = genial_cpu.fast_pdep;
+    }
+    #else
+    #define GENIAL_X86_DISPATCH 0
+    #define genial_use_bmi2 0
+    static inline int genial_select64_bmi2(uint64_t w, int k) { (void)w; (void)k; return -1; }
+    static void genial_cpu_detect(void) { genial_cpu.x86 = 0; }
+    #endif
+
+    /* portable (nonzero) or not: the BMI2 path wherever the CPU has BMI2, fast pdep or not
+       (for tests); returns whether the portable path was in use. Not while games run. */
+    static inline int genial_set_portable(int portable) {
+        int was = !genial_use_bmi2;
+    #if GENIAL_X86_DISPATCH
+        genial_use_bmi2 = !portable && genial_cpu.bmi2;
+    #else
+        (void)portable;
+    #endif
+        return was;
+    }
+
     /* position of the j-th set bit of a byte; built by genial_common_init() */
     static uint8_t genial_select_in_byte[256][8];
     static void genial_common_init(void) {
@@ -78,15 +157,27 @@ cdef extern from *:
             for (b = 0; b < 8; b++) genial_select_in_byte[a][b] = 0;
             for (b = 0; b < 8; b++) if ((a >> b) & 1) genial_select_in_byte[a][k++] = (uint8_t)b;
         }
+        memset(&genial_cpu, 0, sizeof(genial_cpu));
+        genial_cpu_detect();
     }
     """
+    ctypedef struct genial_cpu_t:
+        int x86
+        int bmi2
+        int fast_pdep
+        int family
+        char vendor[13]
+    genial_cpu_t CPU "genial_cpu"
     int popcount64 "genial_popcount64"(uint64_t x) noexcept nogil
     int ctz64 "genial_ctz64"(uint64_t x) noexcept nogil
     uint8_t SELECT_IN_BYTE "genial_select_in_byte"[256][8]
     void common_init "genial_common_init"() noexcept nogil
+    const int USE_BMI2 "genial_use_bmi2"
+    int select64_bmi2 "genial_select64_bmi2"(uint64_t w, int k) noexcept nogil
+    int set_portable "genial_set_portable"(int portable) noexcept nogil
 
 
-cdef inline int select64(uint64_t w, int k) noexcept nogil:
+cdef inline int select64_portable(uint64_t w, int k) noexcept nogil:
     """Position of the k-th set bit (0-based) of w, k < popcount(w): broadword select (byte
     counts summed by one multiplication, the byte found by a parallel compare, then a table)."""
     cdef uint64_t L8 = 0x0101010101010101ULL
@@ -98,6 +189,13 @@ cdef inline int select64(uint64_t w, int k) noexcept nogil:
     b = popcount64((((<uint64_t>k) * L8 | H8) - s) & H8)    # bytes whose running count <= k
     before = ((s << 8) >> (b * 8)) & 0xFF
     return b * 8 + SELECT_IN_BYTE[(w >> (b * 8)) & 0xFF][k - before]
+
+
+cdef inline int select64(uint64_t w, int k) noexcept nogil:
+    """Position of the k-th set bit (0-based) of w, k < popcount(w) (BMI2 or portable: above)."""
+    if USE_BMI2:
+        return select64_bmi2(w, k)
+    return select64_portable(w, k)
 
 
 # ---------------------------------------------------------------------------------------------

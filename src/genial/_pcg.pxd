@@ -8,6 +8,12 @@ GIL (a finished game restarts there, without making a Python object).
 ``seed_child`` seeds a stream from a root's *prefix*: the root's run entropy as uint32 words,
 padded with zeros to ``pool_size``, then its spawn key's words (what a child's assembled entropy
 holds before the child's own key words). The extension's tests check the streams against numpy's.
+
+``draw32``/``draw_double`` draw from any ``bitgen_t``: when it is a ``genial_pcg`` (its
+``next_uint32``/``next_double`` are this translation unit's, set by ``bitgen_init``) the PCG step
+runs inline, with no call; any other generator (numpy's, the search's SplitMix) through its
+function pointer. ``genial._common``'s bounded draws use them: this is the one PCG step of every
+kernel.
 """
 
 from libc.stdint cimport uint32_t, uint64_t
@@ -28,7 +34,7 @@ cdef extern from *:
     #define GENIAL_PCG_MUL_LO 4865540595714422341ULL
 
     /* 64 x 64 -> 128 bits from 32-bit halves (any compiler) */
-    static void genial_mul64(uint64_t x, uint64_t y, uint64_t *hi, uint64_t *lo) {
+    static inline void genial_mul64(uint64_t x, uint64_t y, uint64_t *hi, uint64_t *lo) {
         uint64_t x0 = x & 0xFFFFFFFFULL, x1 = x >> 32, y0 = y & 0xFFFFFFFFULL, y1 = y >> 32;
         uint64_t w0 = x0 * y0;
         uint64_t t = x1 * y0 + (w0 >> 32);
@@ -47,7 +53,7 @@ cdef extern from *:
     }
 
     #if defined(__SIZEOF_INT128__)
-    static void genial_pcg_step(genial_pcg *g) {
+    static inline void genial_pcg_step(genial_pcg *g) {
         __uint128_t mul = ((__uint128_t)GENIAL_PCG_MUL_HI << 64) | GENIAL_PCG_MUL_LO;
         __uint128_t s = ((__uint128_t)g->state_hi << 64) | g->state_lo;
         __uint128_t inc = ((__uint128_t)g->inc_hi << 64) | g->inc_lo;
@@ -59,7 +65,7 @@ cdef extern from *:
     #define genial_pcg_step genial_pcg_step_portable
     #endif
 
-    static uint64_t genial_pcg_next64(void *st) {
+    static inline uint64_t genial_pcg_next64(void *st) {
         genial_pcg *g = (genial_pcg *)st;
         uint64_t v;
         unsigned int rot;
@@ -69,7 +75,7 @@ cdef extern from *:
         return (v >> rot) | (v << ((0u - rot) & 63u));
     }
 
-    static uint32_t genial_pcg_next32(void *st) {
+    static inline uint32_t genial_pcg_next32(void *st) {
         genial_pcg *g = (genial_pcg *)st;
         uint64_t next;
         if (g->has_uint32) {
@@ -82,16 +88,27 @@ cdef extern from *:
         return (uint32_t)(next & 0xFFFFFFFFULL);
     }
 
-    static double genial_pcg_next_double(void *st) {
+    static inline double genial_pcg_next_double(void *st) {
         return (double)(genial_pcg_next64(st) >> 11) * (1.0 / 9007199254740992.0);
     }
 
-    static void genial_bitgen_init(bitgen_t *bg, genial_pcg *g) {
+    static inline void genial_bitgen_init(bitgen_t *bg, genial_pcg *g) {
         bg->state = g;
         bg->next_uint64 = genial_pcg_next64;
         bg->next_uint32 = genial_pcg_next32;
         bg->next_double = genial_pcg_next_double;
         bg->next_raw = genial_pcg_next64;
+    }
+
+    /* a draw from any bitgen_t: inline for a genial_pcg, else through the function pointer */
+    static inline uint32_t genial_draw32(bitgen_t *bg) {
+        if (bg->next_uint32 == genial_pcg_next32) return genial_pcg_next32(bg->state);
+        return bg->next_uint32(bg->state);
+    }
+
+    static inline double genial_draw_double(bitgen_t *bg) {
+        if (bg->next_double == genial_pcg_next_double) return genial_pcg_next_double(bg->state);
+        return bg->next_double(bg->state);
     }
 
     /* SeedSequence's hash constants */
@@ -102,7 +119,7 @@ cdef extern from *:
     #define GENIAL_MIX_L 0xca01f9ddU
     #define GENIAL_MIX_R 0x4973f715U
 
-    static uint32_t genial_hashmix(uint32_t value, uint32_t *h) {
+    static inline uint32_t genial_hashmix(uint32_t value, uint32_t *h) {
         value ^= *h;
         *h *= GENIAL_MULT_A;
         value *= *h;
@@ -110,14 +127,14 @@ cdef extern from *:
         return value;
     }
 
-    static uint32_t genial_mix(uint32_t x, uint32_t y) {
+    static inline uint32_t genial_mix(uint32_t x, uint32_t y) {
         uint32_t r = GENIAL_MIX_L * x - GENIAL_MIX_R * y;
         r ^= r >> 16;
         return r;
     }
 
     /* the pool of a SeedSequence whose assembled entropy is a[0..na) then b[0..nb) */
-    static void genial_seed_pool(const uint32_t *a, int na, const uint32_t *b, int nb,
+    static inline void genial_seed_pool(const uint32_t *a, int na, const uint32_t *b, int nb,
                                  uint32_t *pool, int size) {
         uint32_t h = GENIAL_INIT_A, w;
         int i, s, d, n = na + nb;
@@ -135,7 +152,7 @@ cdef extern from *:
     }
 
     /* PCG64(seed_sequence): generate_state(4, uint64) from the pool, then pcg64_set_seed */
-    static void genial_pcg_seed(genial_pcg *g, const uint32_t *pool, int size) {
+    static inline void genial_pcg_seed(genial_pcg *g, const uint32_t *pool, int size) {
         uint32_t h = GENIAL_INIT_B, v, w[8];
         uint64_t s[4], lo;
         int i;
@@ -162,7 +179,7 @@ cdef extern from *:
     }
 
     /* SeedSequence's words of a non-negative int: 32 bits at a time, lowest first; 0 is [0] */
-    static int genial_int_words(uint64_t v, uint32_t *out) {
+    static inline int genial_int_words(uint64_t v, uint32_t *out) {
         out[0] = (uint32_t)(v & 0xFFFFFFFFULL);
         if (v >> 32) {
             out[1] = (uint32_t)(v >> 32);
@@ -182,6 +199,8 @@ cdef extern from *:
     void pcg_step "genial_pcg_step"(genial_pcg *g) noexcept nogil
     uint64_t pcg_next64 "genial_pcg_next64"(void *st) noexcept nogil
     void bitgen_init "genial_bitgen_init"(bitgen_t *bg, genial_pcg *g) noexcept nogil
+    uint32_t draw32 "genial_draw32"(bitgen_t *bg) noexcept nogil
+    double draw_double "genial_draw_double"(bitgen_t *bg) noexcept nogil
     void seed_pool "genial_seed_pool"(const uint32_t *a, int na, const uint32_t *b, int nb,
                                       uint32_t *pool, int size) noexcept nogil
     void pcg_seed "genial_pcg_seed"(genial_pcg *g, const uint32_t *pool, int size) noexcept nogil
