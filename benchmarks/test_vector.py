@@ -1,10 +1,12 @@
 """Vector environment throughput (pytest-benchmark; ``python -m pytest benchmarks/test_vector.py``).
 
 Each case steps a ``genial.board.vector.VectorEnv`` with in-kernel sampled actions
-(``env.step(env.sample_actions())``), observations and masks written, and records env-steps/s
-in ``extra_info``; the Python baselines step the same kind of games as ``Game`` objects from a
-Python loop: ``play`` of a uniformly random legal action and ``action_mask()`` (and, in the
-``_obs`` case, the same observation arrays built from Game's API). Seeds are fixed.
+(``env.step(env.sample_actions())``, or the fused ``env.step_sampled()``), observations and masks
+written, and records env-steps/s in ``extra_info``; ``test_vector_env_kernel_ratio`` also records
+the ratio of the env's steps/s to the kernel's own playout moves/s (``simulate``, issue 19); the
+Python baselines step the same kind of games as ``Game`` objects from a Python loop: ``play`` of a
+uniformly random legal action and ``action_mask()`` (and, in the ``_obs`` case, the same
+observation arrays built from Game's API). Seeds are fixed.
 """
 
 from __future__ import annotations
@@ -12,6 +14,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
+import genial
 from genial import Game, Rules
 from genial.board.geometry import SYMBOLS, area
 from genial.board.moves import TILES
@@ -23,14 +26,20 @@ PY_GAMES = 64
 PY_STEPS = 40  # steps of each Game a round of the Python cases
 
 
-def _vector(benchmark, n: int, rules: Rules, mask: str) -> None:  # type: ignore[no-untyped-def]
+def _vector(  # type: ignore[no-untyped-def]
+    benchmark, n: int, rules: Rules, mask: str, fused: bool = False
+) -> float:
     env = VectorEnv(n, rules, seed=1, mask=mask)  # type: ignore[arg-type]
     env.reset()
     calls = max(1, STEPS // n)
 
     def run() -> None:
-        for _ in range(calls):
-            env.step(env.sample_actions())
+        if fused:
+            for _ in range(calls):
+                env.step_sampled()
+        else:
+            for _ in range(calls):
+                env.step(env.sample_actions())
 
     benchmark.pedantic(run, rounds=3, iterations=1, warmup_rounds=1)
     seconds = benchmark.stats.stats.min if benchmark.stats else 1.0
@@ -39,15 +48,45 @@ def _vector(benchmark, n: int, rules: Rules, mask: str) -> None:  # type: ignore
         players=str(rules),
         envs=n,
         mask=mask,
+        fused=fused,
         env_steps=calls * n,
         env_steps_per_s=round(calls * n / seconds),
     )
+    return calls * n / seconds
 
 
 @pytest.mark.parametrize("n", [64, 1024, 8192])
 def test_vector_env(benchmark, n: int) -> None:  # type: ignore[no-untyped-def]
     """The issue's cases: 2 players, bit-packed masks, 64 / 1,024 / 8,192 environments."""
     _vector(benchmark, n, Rules(2), "packed")
+
+
+@pytest.mark.parametrize("n", [64, 1024, 8192])
+def test_vector_env_fused(benchmark, n: int) -> None:  # type: ignore[no-untyped-def]
+    """The same with the sampler fused into the step (``env.step_sampled()``)."""
+    _vector(benchmark, n, Rules(2), "packed", fused=True)
+
+
+def _kernel_moves_per_s(rounds: int = 3) -> float:
+    """The kernel's own playout rate: (placements + swaps) / seconds of ``simulate(100_000,
+    Rules(2), seed=1, workers=1)``, random policy, best of ``rounds``."""
+    best = 0.0
+    for _ in range(rounds):
+        runs = genial.simulate(100_000, Rules(2), seed=1, workers=1)
+        moves = int(np.asarray(runs.placements).sum() + np.asarray(runs.swaps).sum())
+        best = max(best, moves / runs.seconds)
+    return best
+
+
+@pytest.mark.parametrize("fused", [False, True])
+def test_vector_env_kernel_ratio(benchmark, fused: bool) -> None:  # type: ignore[no-untyped-def]
+    """Issue 19's figure: ``VectorEnv(1024)``, 2 players, packed masks, its env-steps/s over the
+    kernel's playout moves/s (both best of their rounds, measured back to back)."""
+    kernel = _kernel_moves_per_s()
+    steps = _vector(benchmark, 1024, Rules(2), "packed", fused=fused)
+    benchmark.extra_info.update(
+        kernel_moves_per_s=round(kernel), ratio_to_kernel=round(steps / kernel, 3)
+    )
 
 
 @pytest.mark.parametrize("mask", ["bool", "none"])

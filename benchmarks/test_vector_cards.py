@@ -2,7 +2,8 @@
 ``python -m pytest benchmarks/test_vector_cards.py``).
 
 Each case steps a ``genial.cards.vector.CardVectorEnv`` with in-kernel sampled actions
-(``env.step(env.sample_actions())``), observations and masks written, and records env-steps/s in
+(``env.step(env.sample_actions())``, or the fused ``env.step_sampled()``), observations and masks
+written, and records env-steps/s in
 ``extra_info``; the Python baseline steps the same games as ``CardGame`` objects from a Python
 loop: ``play`` of a uniformly random legal action, ``action_mask()`` and ``view()`` of the
 mover (what the env writes). Seeds are fixed.
@@ -22,14 +23,20 @@ PY_GAMES = 64
 PY_STEPS = 60  # steps of each CardGame a round of the Python case
 
 
-def _vector(benchmark, n: int, players: int, mask: str) -> None:  # type: ignore[no-untyped-def]
+def _vector(  # type: ignore[no-untyped-def]
+    benchmark, n: int, players: int, mask: str, fused: bool = False
+) -> None:
     env = CardVectorEnv(n, CardRules(players), seed=1, mask=mask)  # type: ignore[arg-type]
     env.reset()
     calls = max(1, STEPS // n)
 
     def run() -> None:
-        for _ in range(calls):
-            env.step(env.sample_actions())
+        if fused:
+            for _ in range(calls):
+                env.step_sampled()
+        else:
+            for _ in range(calls):
+                env.step(env.sample_actions())
 
     benchmark.pedantic(run, rounds=3, iterations=1, warmup_rounds=1)
     seconds = benchmark.stats.stats.min if benchmark.stats else 1.0
@@ -38,6 +45,7 @@ def _vector(benchmark, n: int, players: int, mask: str) -> None:  # type: ignore
         players=f"c{players}",
         envs=n,
         mask=mask,
+        fused=fused,
         env_steps=calls * n,
         env_steps_per_s=round(calls * n / seconds),
     )
@@ -47,6 +55,12 @@ def _vector(benchmark, n: int, players: int, mask: str) -> None:  # type: ignore
 def test_card_vector_env(benchmark, n: int) -> None:  # type: ignore[no-untyped-def]
     """3 players, bool masks, 64 / 1,024 / 8,192 environments."""
     _vector(benchmark, n, 3, "bool")
+
+
+@pytest.mark.parametrize("n", [64, 1024])
+def test_card_vector_env_fused(benchmark, n: int) -> None:  # type: ignore[no-untyped-def]
+    """The same with the sampler fused into the step (``env.step_sampled()``)."""
+    _vector(benchmark, n, 3, "bool", fused=True)
 
 
 @pytest.mark.parametrize("mask", ["packed", "none"])

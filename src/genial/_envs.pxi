@@ -300,6 +300,39 @@ cdef class _EnvBatch:
             raise RuntimeError(f"env {self.fault}: drawing from the {PILE} failed")
         return bad
 
+    def step_sampled(self, int32_t[::1] out not None):
+        """Sample and step in one call: what ``sample(out)`` then ``step(out)`` do (the same
+        draws from each env's sampler stream, the same results), each env sampled then stepped
+        in turn, so its memory is visited once. The actions are the kernel's own
+        (``last_actions``), also written to ``out``, which is never read. A sampled action is
+        legal by construction (every env has one: a stuck game is restarted); should one not
+        be, ``RuntimeError``, the envs before it stepped."""
+        cdef Py_ssize_t i, bad = -1
+        cdef Env *e
+        cdef int a
+        if out.shape[0] != self.n:
+            raise ValueError("one action per env")
+        claim(&self.busy)
+        try:
+            self._check_started()
+            self.fault = -1
+            with nogil:
+                for i in range(self.n):
+                    e = &self.envs[i]
+                    a = env_sample(e)
+                    self.acts[i] = a
+                    out[i] = a
+                    if not env_allows(e, a):
+                        bad = i
+                        break
+                    self.step_one(i, a)
+        finally:
+            release(&self.busy)
+        if bad >= 0:
+            raise RuntimeError(f"env {bad}: no legal action to sample (the kernel is broken)")
+        if self.fault >= 0:
+            raise RuntimeError(f"env {self.fault}: drawing from the {PILE} failed")
+
     def last_actions(self):
         """A copy of the actions the last ``step`` read (applied, or refused whole)."""
         out = np.empty(self.n, dtype=np.int32)

@@ -40,6 +40,7 @@ from genial._core cimport (
     ACT_SIZE,
     ACT_SWAP,
     ACT_KEEP,
+    FIRST_NEW_SYMBOL,
     FIRST_NONE,
     MAXP,
     MAXRACK,
@@ -80,6 +81,8 @@ cdef enum:
     MAX_CELLS = 169             # cells of the largest area (radius 7)
 
 MASK_SIZE = MASK_BYTES
+# the pairs of edges (bit 2k of a word of edges) in the last word: edges below NEDGE
+cdef uint64_t LAST_PAIRS = ((<uint64_t>1) << (NEDGE - 64 * (NWORDS - 1))) - 1
 
 # ---------------------------------------------------------------------------------------------
 # tables, built once at import from the board kernel's
@@ -90,6 +93,8 @@ cdef int16_t SYM_POS[8][NCOL]   # column of each printed symbol
 cdef int N_CELLS[8]
 cdef int16_t COLUMN_CELL[8][MAX_CELLS]  # the padded-grid index of each observation column
 cdef uint64_t TILE_BITS[NTYPE]  # bits c0 * 6 + c1 of the (colour, colour) placements of a tile
+cdef uint64_t SYMBOL_EDGES[NCOL][NWORDS]    # the edges touching printed symbol k (a cell of
+                                            # the edge next to it; checked in Kernel())
 
 
 def area_cells(int radius):
@@ -100,7 +105,7 @@ def area_cells(int radius):
 
 
 cdef void _build_tables():
-    cdef int radius, e, c, t
+    cdef int radius, e, c, t, k
     for radius in range(8):
         for e in range(NEDGE):
             POS_A[radius][e] = -1
@@ -117,6 +122,15 @@ cdef void _build_tables():
                 POS_B[radius][e] = column[b]
         for c, cell in enumerate(_core.SYMBOLS):
             SYM_POS[radius][c] = column.get(cell, -1)
+    touches = {}                # cell: the symbol next to it
+    for k, (sq, sr) in enumerate(_core.SYMBOLS):
+        for dq, dr in ((1, 0), (1, -1), (0, -1), (-1, 0), (-1, 1), (0, 1)):
+            touches[(sq + dq, sr + dr)] = k
+    memset(SYMBOL_EDGES, 0, sizeof(SYMBOL_EDGES))
+    for e, (a, b) in enumerate(_core.EDGES):
+        k = touches.get(a, touches.get(b, -1))
+        if k >= 0:
+            SYMBOL_EDGES[k][e >> 6] |= (<uint64_t>1) << (e & 63)
     for t, (lo, hi) in enumerate(_core.TILES):
         TILE_BITS[t] = ((<uint64_t>1) << (lo * 6 + hi)) | ((<uint64_t>1) << (hi * 6 + lo))
 
@@ -233,9 +247,40 @@ cdef void decide(Env *e, int32_t *buf, const uint64_t *opening) noexcept nogil:
 
 
 cdef int first_edges(State *st, int32_t *buf, uint64_t *edges) noexcept nogil:
-    """The edges the current seat's placement may use, from the board kernel's ``legal_actions``
-    (into ``edges``, zeroed by the caller); returns the number of legal actions. The edges do not
-    depend on the rack (the first-round rule looks at the board and the symbols touched)."""
+    """The edges the current seat's placement may use (into ``edges``, zeroed by the caller);
+    returns the number of legal actions. The edges do not depend on the rack (the first-round
+    rule looks at the board and the symbols touched). Under the symbol rule (RULES §3.2) they
+    are the free edges touching a symbol no seat's first placement touched (``SYMBOL_EDGES``),
+    or every free edge when there is none (the rule lapses, as the board kernel's
+    ``is_first_placement`` says); under the other rules, the board kernel's ``legal_actions``."""
+    cdef int c, k, w, n = 0
+    cdef uint8_t used = 0
+    cdef uint64_t x
+    if st.rules.first_rule != FIRST_NEW_SYMBOL:
+        return listed_edges(st, buf, edges)
+    c = popcount64(rack_bits(st))
+    if c == 0:                          # (no rack: no legal action, no edge, as listed_edges)
+        return 0
+    for k in range(st.rules.players):
+        if st.first_symbol[k] < NCOL:
+            used |= (<uint8_t>1) << st.first_symbol[k]
+    for w in range(NWORDS):
+        x = 0
+        for k in range(NCOL):
+            if not (used >> k) & 1:
+                x |= SYMBOL_EDGES[k][w]
+        edges[w] = st.free_bits[w] & x
+        n += popcount64(edges[w])
+    if n == 0:                          # no free edge satisfies the rule: it lapses
+        for w in range(NWORDS):
+            edges[w] = st.free_bits[w]
+            n += popcount64(edges[w])
+    return n * c
+
+
+cdef int listed_edges(State *st, int32_t *buf, uint64_t *edges) noexcept nogil:
+    """``first_edges`` read off the board kernel's ``legal_actions`` (sorted, ``popcount(rack
+    placements)`` actions per edge)."""
     cdef int n = legal_actions(st, buf)
     cdef int j = 0, edge
     cdef int c = popcount64(rack_bits(st))
@@ -262,29 +307,41 @@ cdef void update_packed(uint8_t *dst, Env *e) noexcept nogil:
     decision due. Edge ``e``'s 36 bits are ``pattern`` where the edge is allowed, else 0; edges
     2k and 2k+1 fill bytes 9k .. 9k+8 (edge 2k from bit 0, edge 2k+1 from bit 4 of byte 9k+4).
     Only pairs of edges that may differ are written: those allowed now or before if the pattern
-    changed, else those whose edges changed."""
-    cdef uint8_t pat[4][9]
-    cdef uint64_t p = e.pattern, lo, hi, sel, pairs
-    cdef int v, b, w, bit, k
+    changed, else those whose edges changed. A pair is one 8-byte store and one byte store of
+    its 4 possible values (made byte by byte, so in any byte order)."""
+    cdef uint8_t pat[9]
+    cdef uint64_t lo8[4]
+    cdef uint8_t hi8[4]
+    cdef uint64_t p = e.pattern, lo, hi, sel, pairs, cur, v, bit
+    cdef int b, w
+    cdef Py_ssize_t at
+    cdef uint8_t *q
+    cdef bint same = p == e.m_pattern
     for v in range(4):
         lo = (p if v & 1 else 0) | ((p << 36) if v & 2 else 0)
         hi = (p >> 28) if v & 2 else 0
         for b in range(8):
-            pat[v][b] = (lo >> (8 * b)) & 0xFF
-        pat[v][8] = hi & 0xFF
+            pat[b] = (lo >> (8 * b)) & 0xFF
+        memcpy(&lo8[v], pat, 8)
+        hi8[v] = hi & 0xFF
     for w in range(NWORDS):
-        if p == e.m_pattern:
-            sel = e.edges[w] ^ e.m_edges[w]
+        cur = e.edges[w]
+        if same:
+            sel = cur ^ e.m_edges[w]
         else:
-            sel = e.edges[w] | e.m_edges[w]
+            sel = cur | e.m_edges[w]
         pairs = (sel | (sel >> 1)) & 0x5555555555555555ULL
+        if w == NWORDS - 1:
+            pairs &= LAST_PAIRS          # (no pair past the last edge: the mask's end)
+        q = dst + 9 * 32 * w             # pair k = 32 w + bit / 2 starts at byte 9 k
         while pairs:
-            bit = ctz64(pairs)
+            bit = <uint64_t>ctz64(pairs)
             pairs &= pairs - 1
-            k = (w * 64 + bit) >> 1
-            v = (e.edges[w] >> bit) & 3
-            memcpy(dst + 9 * k, pat[v], 9)
-        e.m_edges[w] = e.edges[w]
+            v = (cur >> bit) & 3
+            at = <Py_ssize_t>(bit >> 1) * 9
+            memcpy(q + at, &lo8[v], 8)
+            q[at + 8] = hi8[v]
+        e.m_edges[w] = cur
     e.m_pattern = p
     if e.swap != e.m_swap:
         dst[MASK_BYTES - 1] = 3 if e.swap else 0      # bits of ACT_SWAP, ACT_KEEP
@@ -469,7 +526,9 @@ cdef class Kernel(_EnvBatch):
         first.rack[0][0] = 0
         first.rack_n[0] = 1
         memset(self.opening, 0, sizeof(self.opening))
-        first_edges(&first, self.buf, self.opening)
+        listed_edges(&first, self.buf, self.opening)
+        if not self._symbol_edges_agree(&first):
+            raise RuntimeError("the vector kernel's symbol edges disagree with the board kernel")
         players = self.players
         pointers = self._make_arrays({
             "board": ((n, NCOL, self.ncells), np.uint8),
@@ -496,6 +555,36 @@ cdef class Kernel(_EnvBatch):
 
     def __dealloc__(self):
         free(self.buf)
+
+    cdef bint _symbol_edges_agree(self, State *first):
+        """Whether ``first_edges`` gives the board kernel's first-placement edges (``opening``
+        from ``legal_actions``) for the first placement of ``first`` (seat 0 holding one tile),
+        and with each symbol taken by seat 0's first placement (seat 1 to move)."""
+        cdef uint64_t fast[NWORDS]
+        cdef uint64_t slow[NWORDS]
+        cdef State st
+        cdef int k
+        if first.rules.first_rule != FIRST_NEW_SYMBOL:
+            return True
+        memset(fast, 0, sizeof(fast))
+        first_edges(first, self.buf, fast)
+        if memcmp(fast, self.opening, sizeof(fast)) != 0:
+            return False
+        if first.rules.players < 2:
+            return True
+        for k in range(NCOL):           # seat 1 to move, seat 0's first placement on k
+            memcpy(&st, first, sizeof(State))
+            st.current = 1
+            st.rack[1][0] = 0
+            st.rack_n[1] = 1
+            st.first_symbol[0] = k
+            memset(fast, 0, sizeof(fast))
+            memset(slow, 0, sizeof(slow))
+            if first_edges(&st, self.buf, fast) != listed_edges(&st, self.buf, slow):
+                return False
+            if memcmp(fast, slow, sizeof(fast)) != 0:
+                return False
+        return True
 
     cdef void new_obs(self, Py_ssize_t i) noexcept nogil:
         memcpy(self.o_board + i * NCOL * self.ncells, self.template, NCOL * self.ncells)
