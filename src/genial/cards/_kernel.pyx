@@ -423,57 +423,74 @@ cdef int choose_random(CState *st, bitgen_t *rng) noexcept nogil:
     return random_action(st, rng)
 
 
-cdef int choose_greedy(CState *st, bitgen_t *rng) noexcept nogil:
-    """The play maximising sum_c -(10 - m_c)^2 after it, ties at random; always swap.
+cdef extern from *:
+    """
+    /* The greedy's scan (choose_greedy): every legal play of the hand mask `bits`, in
+       legal_actions order (card types ascending, CARD_A first then CARD_B first), valued as
+       score_card scores it, the two orders of a card sharing their loads and the limit before
+       the first colour; writes the best plays, in that order, to `best` (30 ints) and returns how many.
+       Plain C on locals (the markers and display counts copied into ints first) so that no
+       byte store is assumed to alias them. */
+    static inline int genial_greedy_scan(const unsigned char *m, const unsigned char *disp,
+                                         unsigned bits, const unsigned char *card_a,
+                                         const unsigned char *card_b,
+                                         const unsigned char (*other)[4],
+                                         const unsigned char *limit, const unsigned char *sq,
+                                         int *best) {
+        int mm[6], reach[6];
+        int c, nb = 0, top = -1;
+        for (c = 0; c < 6; c++) {
+            mm[c] = m[c];
+            reach[c] = m[c] + disp[c];
+        }
+        while (bits) {
+            int t = (int)genial_ctz64(bits), a, b, fa, fb, o, o2, lim0, x, y, base, v0, v1;
+            bits &= bits - 1;
+            a = card_a[t];
+            b = card_b[t];
+            fa = mm[a];
+            fb = mm[b];
+            o = GENIAL_MIN(mm[other[t][0]], mm[other[t][1]]);
+            o2 = GENIAL_MIN(mm[other[t][2]], mm[other[t][3]]);
+            o = GENIAL_MIN(o, o2);
+            lim0 = limit[GENIAL_MIN(o, GENIAL_MIN(fa, fb))];
+            base = sq[fa] + sq[fb];
+            x = GENIAL_MIN(reach[a], lim0);                     /* 2 t: CARD_A first */
+            y = GENIAL_MIN(reach[b], limit[GENIAL_MIN(o, GENIAL_MIN(x, fb))]);
+            v0 = base - sq[x] - sq[y];
+            y = GENIAL_MIN(reach[b], lim0);                     /* 2 t + 1: CARD_B first */
+            x = GENIAL_MIN(reach[a], limit[GENIAL_MIN(o, GENIAL_MIN(fa, y))]);
+            v1 = base - sq[x] - sq[y];
+            /* the best so far, in order, branch-free: a better value restarts the list */
+            nb = v0 > top ? 0 : nb;
+            top = v0 > top ? v0 : top;
+            best[nb] = 2 * t;
+            nb += v0 == top;
+            nb = v1 > top ? 0 : nb;
+            top = v1 > top ? v1 : top;
+            best[nb] = 2 * t + 1;
+            nb += v1 == top;
+        }
+        return nb;
+    }
+    """
+    int greedy_scan "genial_greedy_scan"(const uint8_t *m, const uint8_t *disp, uint32_t bits,
+                                         const uint8_t *card_a, const uint8_t *card_b,
+                                         const uint8_t (*other)[4], const uint8_t *limit,
+                                         const uint8_t *sq, int *best) noexcept nogil
 
-    The legal plays in ``legal_actions`` order (card types ascending, ``CARD_A`` first then
-    ``CARD_B`` first; ties keep that order), each scored as ``score_card`` would score it:
-    the two orders of a card share their loads and the limit before the first colour."""
-    cdef int32_t best_acts[A_SIZE]
-    cdef int32_t acts[A_SIZE]
-    cdef int32_t vals[A_SIZE]
-    cdef const uint8_t *m
-    cdef uint32_t bits
-    cdef int t, a, b, fa, fb, ca, cb, o, lim0, x, y, low1, base, v0, v1, best = -1, nb = 0
-    cdef int i, n = 0
+
+cdef int choose_greedy(CState *st, bitgen_t *rng) noexcept nogil:
+    """The play maximising sum_c -(10 - m_c)^2 after it, ties at random; always swap
+    (``greedy_scan`` values the plays)."""
+    cdef int best_acts[A_SIZE]
+    cdef int nb
     if st.phase == PH_SWAP:
         return A_SWAP
-    if st.phase != PH_PLAY:
+    if st.phase != PH_PLAY or st.hand_mask[st.current] == 0:
         return -1
-    bits = st.hand_mask[st.current]
-    if bits == 0:
-        return -1
-    m = st.marker[st.current]
-    while bits:
-        t = ctz64(bits)
-        bits &= bits - 1
-        a = CARD_A[t]
-        b = CARD_B[t]
-        fa = m[a]
-        fb = m[b]
-        ca = fa + st.on_display[a]
-        cb = fb + st.on_display[b]
-        o = others_low(m, t)
-        lim0 = LIMIT[min3(o, fa, fb)]
-        base = SQ[fa] + SQ[fb]
-        x = min2(ca, lim0)                  # 2 t: CARD_A first
-        low1 = min3(o, x, fb)
-        y = min2(cb, LIMIT[low1])
-        v0 = base - SQ[x] - SQ[y]
-        y = min2(cb, lim0)                  # 2 t + 1: CARD_B first
-        low1 = min3(o, fa, y)
-        x = min2(ca, LIMIT[low1])
-        v1 = base - SQ[x] - SQ[y]
-        vals[n] = v0
-        vals[n + 1] = v1
-        acts[n] = 2 * t
-        acts[n + 1] = 2 * t + 1
-        n += 2
-        best = v0 if v0 > best else best
-        best = v1 if v1 > best else best
-    for i in range(n):                      # the best, in order (branch-free)
-        best_acts[nb] = acts[i]
-        nb += vals[i] == best
+    nb = greedy_scan(st.marker[st.current], st.on_display, st.hand_mask[st.current], CARD_A,
+                     CARD_B, OTHER, LIMIT, SQ, best_acts)
     return best_acts[rand_below(rng, nb) if nb > 1 else 0]
 
 
