@@ -268,7 +268,7 @@ cdef inline int play(CState *st, int action, Draws *ds) noexcept nogil:
     cdef int t = action >> 1
     cdef int first = FIRST[action]
     cdef int second = SECOND[action]
-    cdef int earned, full, f1, s1, low
+    cdef int earned, full, f1, s1, low, i, n, c
     cdef uint8_t *m = st.marker[p]
     hand_remove(st, p, t)
     st.plays[p] += 1
@@ -295,7 +295,14 @@ cdef inline int play(CState *st, int action, Draws *ds) noexcept nogil:
     if swap_allowed_at(st, low):
         st.phase = PH_SWAP
         return 0
-    if refill(st, p, ds) < 0:
+    if st.hand_n[p] == HAND - 1 and st.deck.n > 0 and ds.script == NULL and ds.log == NULL:
+        i = rand_below(ds.rng, st.deck.n)   # the common refill: one random draw, no log
+        n = st.deck.n - 1
+        c = st.deck.item[i]
+        st.deck.item[i] = st.deck.item[n]
+        st.deck.n = n
+        hand_add(st, p, c)
+    elif refill(st, p, ds) < 0:
         return -1
     return next_turn(st)
 
