@@ -19,6 +19,7 @@ import numpy as np
 from genial._common cimport (
     DRAW_LOG_FULL,
     DRAW_OK,
+    SELECT_IN_BYTE,
     Bag,
     Draws,
     bag_draw,
@@ -30,7 +31,6 @@ from genial._common cimport (
     common_init,
     ctz64,
     popcount64,
-    SELECT_IN_BYTE,
     rand_below,
     rand_unit,
 )
@@ -172,7 +172,9 @@ cdef inline void display_add(CState *st, int p, int t) noexcept nogil:
 cdef inline void display_rotate(CState *st, int p, int t) noexcept nogil:
     """The oldest display card goes to the discard pile, the card just played joins (§5.3, §5.8)."""
     cdef int old = st.disp[p][0]
-    cdef int n = st.disp_n[p]           # >= 1: a dealt game's displays are full
+    cdef int n = st.disp_n[p]           # a dealt game's displays are full (check_state)
+    if n == 0 or n > MAXDISP:           # (never in a state the kernel acts on: nothing moves)
+        return
     st.on_display[CARD_A[old]] -= 1
     st.on_display[CARD_B[old]] -= 1
     bag_put(&st.discard, old)
