@@ -17,7 +17,9 @@ from numpy.random cimport bitgen_t
 import numpy as np
 
 from genial._common cimport (
+    DRAW_LOG_FULL,
     DRAW_OK,
+    SELECT_IN_BYTE,
     Bag,
     Draws,
     bag_draw,
@@ -30,11 +32,9 @@ from genial._common cimport (
     ctz64,
     popcount64,
     rand_below,
-    select64,
     rand_unit,
 )
 from genial._checks cimport check_bag, read_policies, small_int
-from genial._ranking cimport rank_key
 
 # ---------------------------------------------------------------------------------------------
 # tables
@@ -43,7 +43,8 @@ cdef uint8_t CARD_A[NCARD]
 cdef uint8_t CARD_B[NCARD]
 cdef uint8_t CARD_MASK[NCARD]
 cdef uint8_t LIMIT[CAP + 1]          # the last column any marker may reach, by the lowest marker
-cdef uint8_t MASK_COLOURS[1 << NCARD]  # colours shown by the card types of a hand mask
+cdef uint16_t LOW_TYPES[1 << NCOL]  # the card types showing any colour of a colour mask
+cdef uint8_t SQ[CAP + 1]             # (10 - c)^2, the greedy objective's term of a marker
 cdef uint8_t OTHER[NCARD][4]         # the four colours a card does not show
 cdef uint8_t FIRST[A_SWAP]           # the colour an action scores first
 cdef uint8_t SECOND[A_SWAP]          # ... and second
@@ -68,11 +69,13 @@ cdef void _build_tables() noexcept:
         SECOND[2 * t] = CARD_B[t]
         FIRST[2 * t + 1] = CARD_B[t]
         SECOND[2 * t + 1] = CARD_A[t]
-    for m in range(1 << NCARD):
-        MASK_COLOURS[m] = 0
+    for m in range(1 << NCOL):
+        LOW_TYPES[m] = 0
         for t in range(NCARD):
-            if (m >> t) & 1:
-                MASK_COLOURS[m] |= CARD_MASK[t]
+            if CARD_MASK[t] & m:
+                LOW_TYPES[m] |= 1 << t
+    for m in range(CAP + 1):
+        SQ[m] = (CAP - m) * (CAP - m)
 
 
 common_init()
@@ -112,10 +115,16 @@ cdef extern from *:
 cdef extern from *:
     """
     #define GENIAL_MIN(x, y) ((x) < (y) ? (x) : (y))
-    /* bit c set when marker c is at the lowest column `low` */
+    /* bit c set when marker c is at column `low` (0 <= low <= 255): the six markers as one
+       word, its bytes equal to `low` flagged by an exact zero-byte test (no borrow between
+       bytes), the flags gathered into the top byte by one multiplication */
     static inline int genial_low_mask(const unsigned char *m, int low) {
-        return (m[0] == low) | (m[1] == low) << 1 | (m[2] == low) << 2 | (m[3] == low) << 3
-             | (m[4] == low) << 4 | (m[5] == low) << 5;
+        const uint64_t L7 = 0x7F7F7F7F7F7F7F7FULL;
+        uint64_t w = (uint64_t)m[0] | (uint64_t)m[1] << 8 | (uint64_t)m[2] << 16
+                   | (uint64_t)m[3] << 24 | (uint64_t)m[4] << 32 | (uint64_t)m[5] << 40;
+        uint64_t x = w ^ (0x010101010101ULL * (uint64_t)low);
+        uint64_t y = ~(((x & L7) + L7) | x | L7);      /* 0x80 in each byte of x that is 0 */
+        return (int)(((y >> 7) * 0x0102040810204080ULL) >> 56) & 0x3F;
     }
     /* Score a card on markers m: colour f first, then s, each limited by the area of the lowest
        marker as it is before that colour (rules 5.3, 5.4), capped at 10; `o` is the lowest of the
@@ -137,23 +146,20 @@ cdef extern from *:
                                    const uint8_t *limit, int *f1, int *s1, int *low) noexcept nogil
 
 
+cdef inline int min2(int a, int b) noexcept nogil:
+    return a if a < b else b
+
+
+cdef inline int min3(int a, int b, int c) noexcept nogil:
+    return min2(a, min2(b, c))
+
+
 cdef inline int others_low(const uint8_t *m, int t) noexcept nogil:
     """The lowest of the four markers whose colours card type ``t`` does not show."""
     cdef int a = m[OTHER[t][0]], b = m[OTHER[t][1]], c = m[OTHER[t][2]], d = m[OTHER[t][3]]
     a = a if a < b else b
     c = c if c < d else d
     return a if a < c else c
-
-
-cdef inline int score_colour(uint8_t *m, int c, int count) noexcept nogil:
-    """Advance colour ``c`` by ``count`` within the limit of §5.4 and the cap; 1 if it reached 10.
-    Branch-free: the limit never falls below a marker (the lowest marker only rises)."""
-    cdef int limit = LIMIT[lowest(m)]
-    cdef int old = m[c]
-    cdef int new = old + count
-    new = limit if new > limit else new
-    m[c] = new
-    return (old < CAP) & (new == CAP)
 
 
 cdef inline void display_add(CState *st, int p, int t) noexcept nogil:
@@ -166,14 +172,20 @@ cdef inline void display_add(CState *st, int p, int t) noexcept nogil:
 cdef inline void display_rotate(CState *st, int p, int t) noexcept nogil:
     """The oldest display card goes to the discard pile, the card just played joins (§5.3, §5.8)."""
     cdef int old = st.disp[p][0]
-    cdef int i
+    cdef int n = st.disp_n[p]           # a dealt game's displays are full (check_state)
+    if n == 0 or n > MAXDISP:           # (never in a state the kernel acts on: nothing moves)
+        return
     st.on_display[CARD_A[old]] -= 1
     st.on_display[CARD_B[old]] -= 1
     bag_put(&st.discard, old)
-    for i in range(st.disp_n[p] - 1):
-        st.disp[p][i] = st.disp[p][i + 1]
-    st.disp_n[p] -= 1
-    display_add(st, p, t)
+    if n == 2:
+        st.disp[p][0] = st.disp[p][1]
+    elif n == 3:
+        st.disp[p][0] = st.disp[p][1]
+        st.disp[p][1] = st.disp[p][2]
+    st.disp[p][n - 1] = t
+    st.on_display[CARD_A[t]] += 1
+    st.on_display[CARD_B[t]] += 1
 
 
 cdef int draw_card(CState *st, Draws *ds) noexcept nogil:
@@ -201,21 +213,40 @@ cdef inline void hand_remove(CState *st, int p, int t) noexcept nogil:
     st.hand_n[p] -= 1
 
 
-cdef int refill(CState *st, int p, Draws *ds) noexcept nogil:
-    cdef int t
+cdef inline int refill(CState *st, int p, Draws *ds) noexcept nogil:
+    """Draw until the hand holds six cards (or nothing is left). The common draw, at random
+    from a non-empty deck, is ``bag_draw``'s written out; scripts and an empty deck take
+    ``draw_card``."""
+    cdef int t, i
     while st.hand_n[p] < HAND:
-        t = draw_card(st, ds)
-        if t < 0:
-            return -1 if ds.error != DRAW_OK else 0
+        if st.deck.n == 0 or ds.script != NULL:
+            t = draw_card(st, ds)
+            if t < 0:
+                return -1 if ds.error != DRAW_OK else 0
+        else:
+            i = rand_below(ds.rng, st.deck.n)
+            t = st.deck.item[i]
+            st.deck.n -= 1
+            st.deck.item[i] = st.deck.item[st.deck.n]
+            if ds.log != NULL:
+                if ds.n_log < ds.max_log:
+                    ds.log[ds.n_log] = t
+                    ds.n_log += 1
+                elif ds.error == DRAW_OK:
+                    ds.error = DRAW_LOG_FULL
         hand_add(st, p, t)
     return 0
 
 
-cdef bint swap_allowed(CState *st) noexcept nogil:
-    """§5.5: no card in the hand shows any of the lowest colours (ties included)."""
+cdef inline bint swap_allowed_at(CState *st, int low) noexcept nogil:
+    """§5.5: no card in the hand shows any of the lowest colours (ties included); ``low`` is
+    the current player's lowest marker."""
     cdef int p = st.current
-    cdef const uint8_t *m = st.marker[p]
-    return not (MASK_COLOURS[st.hand_mask[p]] & low_mask(m, lowest(m)))
+    return not (st.hand_mask[p] & LOW_TYPES[low_mask(st.marker[p], low)])
+
+
+cdef bint swap_allowed(CState *st) noexcept nogil:
+    return swap_allowed_at(st, lowest(st.marker[st.current]))
 
 
 cdef int next_turn(CState *st) noexcept nogil:
@@ -232,14 +263,14 @@ cdef int next_turn(CState *st) noexcept nogil:
     return 0
 
 
-cdef int play(CState *st, int action, Draws *ds) noexcept nogil:
+cdef inline int play(CState *st, int action, Draws *ds) noexcept nogil:
     """Play a card (legal, unchecked): score it, rotate the display, then a bonus turn, the
     swap decision, or the refill and the next turn."""
     cdef int p = st.current
     cdef int t = action >> 1
     cdef int first = FIRST[action]
     cdef int second = SECOND[action]
-    cdef int earned, full, f1, s1, low
+    cdef int earned, full, f1, s1, low, i, n, c
     cdef uint8_t *m = st.marker[p]
     hand_remove(st, p, t)
     st.plays[p] += 1
@@ -263,18 +294,31 @@ cdef int play(CState *st, int action, Draws *ds) noexcept nogil:
     if st.bonus > 0 and st.hand_n[p] > 0:
         return 0                           # a bonus turn follows (§5.6)
     st.bonus = 0                           # with an empty hand the rest lapse
-    if swap_allowed(st):
+    if swap_allowed_at(st, low):
         st.phase = PH_SWAP
         return 0
-    if refill(st, p, ds) < 0:
+    if st.hand_n[p] == HAND - 1 and st.deck.n > 0 and ds.script == NULL and ds.log == NULL:
+        i = rand_below(ds.rng, st.deck.n)   # the common refill: one random draw, no log
+        n = st.deck.n - 1
+        c = st.deck.item[i]
+        st.deck.item[i] = st.deck.item[n]
+        st.deck.n = n
+        hand_add(st, p, c)
+    elif refill(st, p, ds) < 0:
         return -1
     return next_turn(st)
 
 
 cdef int apply_action(CState *st, int action, Draws *ds) noexcept nogil:
     cdef int p = st.current, t, i
+    cdef uint32_t bits
+    if action < A_SWAP:
+        return play(st, action, ds)
     if action == A_SWAP:
-        for t in range(NCARD):
+        bits = st.hand_mask[p]
+        while bits:                          # the held types in increasing order
+            t = ctz64(bits)
+            bits &= bits - 1
             for i in range(st.hand[p][t]):
                 bag_put(&st.discard, t)
             st.hand[p][t] = 0
@@ -284,11 +328,11 @@ cdef int apply_action(CState *st, int action, Draws *ds) noexcept nogil:
         if refill(st, p, ds) < 0:
             return -1
         return next_turn(st)
-    if action == A_KEEP:
-        if refill(st, p, ds) < 0:
-            return -1
-        return next_turn(st)
-    return play(st, action, ds)
+    if action != A_KEEP:
+        return -1                            # not an action (callers apply legal ones only)
+    if refill(st, p, ds) < 0:
+        return -1
+    return next_turn(st)
 
 
 cdef inline bint in_hand(CState *st, int t) noexcept nogil:
@@ -322,12 +366,32 @@ cdef int legal_actions(CState *st, int32_t *out) noexcept nogil:
     return n
 
 
+cdef extern from *:
+    """
+    /* genial._ranking's rank_key, branch-free: the six markers sorted ascending by an optimal
+       network (12 compare-exchanges, conditional moves), packed with the lowest in the top
+       byte (a larger key ranks higher) */
+    #define GENIAL_CX(a, b) do { int lo_ = a < b ? a : b; b = a < b ? b : a; a = lo_; } while (0)
+    static inline uint64_t genial_rank_key6(const unsigned char *m) {
+        int a = m[0], b = m[1], c = m[2], d = m[3], e = m[4], f = m[5];
+        GENIAL_CX(a, f); GENIAL_CX(b, d); GENIAL_CX(c, e);
+        GENIAL_CX(b, c); GENIAL_CX(d, e);
+        GENIAL_CX(a, d); GENIAL_CX(c, f);
+        GENIAL_CX(a, b); GENIAL_CX(c, d); GENIAL_CX(e, f);
+        GENIAL_CX(b, c); GENIAL_CX(d, e);
+        return (uint64_t)a << 40 | (uint64_t)b << 32 | (uint64_t)c << 24 | (uint64_t)d << 16
+             | (uint64_t)e << 8 | (uint64_t)f;
+    }
+    """
+    uint64_t rank_key6 "genial_rank_key6"(const uint8_t *m) noexcept nogil
+
+
 cdef void ranks(CState *st, int16_t *out) noexcept nogil:
     """§3.7 on the markers; an instant winner (§5.7) first, the others below it."""
     cdef uint64_t key[MAXP]
     cdef int i, j
     for i in range(st.players):
-        key[i] = rank_key(st.marker[i])
+        key[i] = rank_key6(st.marker[i])
     for i in range(st.players):
         if i == st.winner:
             out[i] = 0
@@ -341,7 +405,17 @@ cdef void ranks(CState *st, int16_t *out) noexcept nogil:
 # ---------------------------------------------------------------------------------------------
 # policies
 
-cdef int choose_random(CState *st, bitgen_t *rng) noexcept nogil:
+cdef inline int select15(uint32_t bits, int j) noexcept nogil:
+    """Position of the j-th set bit (0-based) of a hand mask (15 bits), j < popcount(bits):
+    the byte holding it, then the byte table."""
+    cdef uint32_t lo = bits & 0xFF
+    cdef int c = popcount64(lo)
+    cdef int high = j >= c
+    cdef uint32_t byte = (bits >> 8) if high else lo
+    return (high << 3) + SELECT_IN_BYTE[byte][j - (c if high else 0)]
+
+
+cdef inline int random_action(CState *st, bitgen_t *rng) noexcept nogil:
     """A uniformly random legal action: a card type of the hand and an order; the swap on a
     fair coin."""
     cdef uint64_t bits = st.hand_mask[st.current]
@@ -351,48 +425,89 @@ cdef int choose_random(CState *st, bitgen_t *rng) noexcept nogil:
     if bits == 0:
         return -1
     k = rand_below(rng, 2 * popcount64(bits))    # one draw: the card type and the order
-    return 2 * select64(bits, k >> 1) + (k & 1)
+    return 2 * select15(<uint32_t>bits, k >> 1) + (k & 1)
 
 
-cdef inline int value_after(CState *st, int action) noexcept nogil:
-    """The rise of sum_c -(10 - m_c)^2 that the play brings (the greedy objective)."""
-    cdef const uint8_t *m = st.marker[st.current]
-    cdef int t = action >> 1
-    cdef int first = FIRST[action]
-    cdef int second = SECOND[action]
-    cdef int a0 = m[first], b0 = m[second], f1, s1, low
-    score_card(m, first, second, st.on_display[first], st.on_display[second], others_low(m, t),
-               LIMIT, &f1, &s1, &low)
-    return ((CAP - a0) * (CAP - a0) - (CAP - f1) * (CAP - f1)
-            + (CAP - b0) * (CAP - b0) - (CAP - s1) * (CAP - s1))
+cdef int choose_random(CState *st, bitgen_t *rng) noexcept nogil:
+    return random_action(st, rng)
+
+
+cdef extern from *:
+    """
+    /* The greedy's scan (choose_greedy): every legal play of the hand mask `bits`, in
+       legal_actions order (card types ascending, CARD_A first then CARD_B first), valued as
+       score_card scores it, the two orders of a card sharing their loads and the limit before
+       the first colour; writes the best plays, in that order, to `best` (30 ints) and returns how many.
+       Plain C on locals (the markers and display counts copied into ints first) so that no
+       byte store is assumed to alias them. */
+    static inline int genial_greedy_scan(const unsigned char *m, const unsigned char *disp,
+                                         unsigned bits, const unsigned char *card_a,
+                                         const unsigned char *card_b,
+                                         const unsigned char (*other)[4],
+                                         const unsigned char *limit, const unsigned char *sq,
+                                         int *best) {
+        int mm[6], reach[6];
+        int c, nb = 0, top = -1;
+        for (c = 0; c < 6; c++) {
+            mm[c] = m[c];
+            reach[c] = m[c] + disp[c];
+        }
+        while (bits) {
+            int t = (int)genial_ctz64(bits), a, b, fa, fb, o, o2, lim0, x, y, base, v0, v1;
+            bits &= bits - 1;
+            a = card_a[t];
+            b = card_b[t];
+            fa = mm[a];
+            fb = mm[b];
+            o = GENIAL_MIN(mm[other[t][0]], mm[other[t][1]]);
+            o2 = GENIAL_MIN(mm[other[t][2]], mm[other[t][3]]);
+            o = GENIAL_MIN(o, o2);
+            lim0 = limit[GENIAL_MIN(o, GENIAL_MIN(fa, fb))];
+            base = sq[fa] + sq[fb];
+            x = GENIAL_MIN(reach[a], lim0);                     /* 2 t: CARD_A first */
+            y = GENIAL_MIN(reach[b], limit[GENIAL_MIN(o, GENIAL_MIN(x, fb))]);
+            v0 = base - sq[x] - sq[y];
+            y = GENIAL_MIN(reach[b], lim0);                     /* 2 t + 1: CARD_B first */
+            x = GENIAL_MIN(reach[a], limit[GENIAL_MIN(o, GENIAL_MIN(fa, y))]);
+            v1 = base - sq[x] - sq[y];
+            /* the best so far, in order, branch-free: a better value restarts the list */
+            nb = v0 > top ? 0 : nb;
+            top = v0 > top ? v0 : top;
+            best[nb] = 2 * t;
+            nb += v0 == top;
+            nb = v1 > top ? 0 : nb;
+            top = v1 > top ? v1 : top;
+            best[nb] = 2 * t + 1;
+            nb += v1 == top;
+        }
+        return nb;
+    }
+    """
+    int greedy_scan "genial_greedy_scan"(const uint8_t *m, const uint8_t *disp, uint32_t bits,
+                                         const uint8_t *card_a, const uint8_t *card_b,
+                                         const uint8_t (*other)[4], const uint8_t *limit,
+                                         const uint8_t *sq, int *best) noexcept nogil
 
 
 cdef int choose_greedy(CState *st, bitgen_t *rng) noexcept nogil:
-    """The play maximising sum_c -(10 - m_c)^2 after it, ties at random; always swap."""
-    cdef int32_t acts[A_SIZE]
-    cdef int32_t best_acts[A_SIZE]
-    cdef int n, i, v, best = -1, nb = 0
+    """The play maximising sum_c -(10 - m_c)^2 after it, ties at random; always swap
+    (``greedy_scan`` values the plays)."""
+    cdef int best_acts[A_SIZE]
+    cdef int nb
     if st.phase == PH_SWAP:
         return A_SWAP
-    n = legal_actions(st, acts)
-    if n == 0:
+    if st.phase != PH_PLAY or st.hand_mask[st.current] == 0:
         return -1
-    for i in range(n):
-        v = value_after(st, acts[i])
-        if v > best:
-            best = v
-            nb = 0
-        if v == best:
-            best_acts[nb] = acts[i]
-            nb += 1
+    nb = greedy_scan(st.marker[st.current], st.on_display, st.hand_mask[st.current], CARD_A,
+                     CARD_B, OTHER, LIMIT, SQ, best_acts)
     return best_acts[rand_below(rng, nb) if nb > 1 else 0]
 
 
 cdef inline int choose(CState *st, int policy, double epsilon, bitgen_t *rng) noexcept nogil:
     if policy == 0:
-        return choose_random(st, rng)
+        return random_action(st, rng)
     if policy == 2 and rand_unit(rng) < epsilon:
-        return choose_random(st, rng)
+        return random_action(st, rng)
     return choose_greedy(st, rng)
 
 
