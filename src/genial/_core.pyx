@@ -100,6 +100,7 @@ cdef uint64_t CELL_MASK[NCELL][2]   # ... with these bits
 cdef int16_t EDGE_SYMBOL[NEDGE]     # the symbol the edge touches, -1 if none
 cdef int16_t SYMBOL_EDGES[NCOL][24] # edges touching each symbol (24 each)
 cdef int16_t N_SYMBOL_EDGES[NCOL]
+cdef uint64_t SYMBOL_BITS[NCOL][NWORDS]  # the same edges as a free_bits mask
 cdef uint8_t TOUCHES[NCELL]         # symbol a cell is adjacent to, 255 if none
 cdef int16_t SYMBOL_CELL[NCOL]
 cdef uint8_t TILE_LO[NTYPE]
@@ -142,6 +143,8 @@ cdef void _build_tables():
                 DIST[cell_index(q, r)] = max(abs(q), abs(r), abs(s))
     for k in range(NCOL):
         N_SYMBOL_EDGES[k] = 0
+        for i in range(NWORDS):
+            SYMBOL_BITS[k][i] = 0
         SYMBOL_CELL[k] = cell_index(SYMBOLS[k][0], SYMBOLS[k][1])
         for d in range(6):
             TOUCHES[SYMBOL_CELL[k] + OFF[d]] = k
@@ -178,6 +181,7 @@ cdef void _build_tables():
                 assert N_SYMBOL_EDGES[k] < 24
                 SYMBOL_EDGES[k][N_SYMBOL_EDGES[k]] = e
                 N_SYMBOL_EDGES[k] += 1
+                SYMBOL_BITS[k][e >> 6] |= (<uint64_t>1) << (e & 63)
             e += 1
     assert e == NEDGE, e
     t = 0
@@ -263,29 +267,38 @@ cdef inline int nth_free(State *st, int k) noexcept nogil:
     return word * 64 + select64(st.free_bits[word], k - before)
 
 
-cdef void fill(State *st, int z, int c) noexcept nogil:
+cdef inline void fill_axis(State *st, int z, int c, int step) noexcept nogil:
+    """The potentials of colour ``c`` at the two ends of the run through ``z`` (just given
+    colour ``c``) along one axis: each end gains one plus the run's length beyond the other
+    side of ``z``. ``step`` is a constant at each call (the axis' offset), so the walks use
+    immediate offsets. The first step of each walk is taken without a branch (it advances only
+    onto a cell of colour ``c``, so it never leaves the padded grid), the rest in a loop."""
+    cdef const uint8_t *bd = st.board
+    cdef int ef = z + step, eb = z - step, nf, nb
+    nf = 0
+    nb = 0
+    while bd[ef] == c:
+        ef += step
+        nf += 1
+    while bd[eb] == c:
+        eb -= step
+        nb += 1
+    # written whatever the end cell holds (no branch): potentials are only read for empty
+    # cells, and a covered cell never becomes empty again
+    st.pot[ef][c] += 1 + nb
+    st.live[ef] |= 1 << c
+    st.pot[eb][c] += 1 + nf
+    st.live[eb] |= 1 << c
+
+
+cdef inline void fill(State *st, int z, int c) noexcept nogil:
     """Put colour ``c`` on the empty cell ``z``; update potentials and the free-edge count."""
-    cdef int d, step, ef, eb, nf, nb, w
+    cdef int w
     cdef uint64_t old0, old1
     st.board[z] = c
-    for d in range(3):
-        step = OFF[d]
-        ef = z + step
-        nf = 0
-        while st.board[ef] == c:
-            ef += step
-            nf += 1
-        eb = z - step
-        nb = 0
-        while st.board[eb] == c:
-            eb -= step
-            nb += 1
-        # written whatever the end cell holds (no branch): potentials are only read for empty
-        # cells, and a covered cell never becomes empty again
-        st.pot[ef][c] += 1 + nb
-        st.live[ef] |= 1 << c
-        st.pot[eb][c] += 1 + nf
-        st.live[eb] |= 1 << c
+    fill_axis(st, z, c, 1)      # the three axes: E-W, NE-SW, NW-SE (OFF[0], -OFF[1], -OFF[2])
+    fill_axis(st, z, c, 16)
+    fill_axis(st, z, c, 17)
     # the edges from z are no longer free: two words of the bit set, no dependency chain
     w = CELL_WORD[z]
     old0 = st.free_bits[w]
@@ -313,11 +326,12 @@ cdef inline int add_points(State *st, int k, int c, int g) noexcept nogil:
 # rules of a turn
 
 cdef inline int rack_find(State *st, int p, int t) noexcept nogil:
-    cdef int i
-    for i in range(st.rack_n[p]):
-        if st.rack[p][i] == t:
-            return i
-    return -1
+    """The first slot of seat ``p``'s rack holding tile type ``t``, -1 if none (the slots are
+    scanned from the last, each a conditional move, not a branch)."""
+    cdef int i, found = -1
+    for i in range(st.rack_n[p] - 1, -1, -1):
+        found = i if st.rack[p][i] == t else found
+    return found
 
 
 cdef inline uint8_t used_symbols(State *st) noexcept nogil:
@@ -353,12 +367,12 @@ cdef bint first_rule_possible(State *st) noexcept nogil:
     cdef int k, i, w, e
     cdef uint64_t bits
     if st.rules.first_rule == FIRST_NEW_SYMBOL:
+        bits = 0
         for k in range(NCOL):
             if not (used >> k) & 1:
-                for i in range(N_SYMBOL_EDGES[k]):
-                    if is_free(st, SYMBOL_EDGES[k][i]):
-                        return True
-        return False
+                for w in range(NWORDS):
+                    bits |= st.free_bits[w] & SYMBOL_BITS[k][w]
+        return bits != 0
     for w in range(NWORDS):
         bits = st.free_bits[w]
         while bits:
@@ -394,14 +408,13 @@ cdef bint swap_allowed(State *st) noexcept nogil:
     the bag are non-empty (decision: with an empty bag the swap would only throw the rack away)."""
     cdef int p = st.current
     cdef int i
-    cdef uint8_t mask
+    cdef uint8_t colours
     if st.rack_n[p] == 0 or st.bag.n == 0 or not st.rules.swap_rule:
         return False                       # nothing to swap, or nothing to draw
-    mask = lowest_colours(st, p)
+    colours = 0
     for i in range(st.rack_n[p]):
-        if TILE_MASK[st.rack[p][i]] & mask:
-            return False
-    return True
+        colours |= TILE_MASK[st.rack[p][i]]
+    return (colours & lowest_colours(st, p)) == 0
 
 
 cdef int next_turn(State *st) noexcept nogil:
@@ -464,9 +477,10 @@ cdef int place(State *st, int action, Draws *ds) noexcept nogil:
     """Apply a legal placement (RULES §3.2-§3.6): score, bonus plays, end of turn or game."""
     cdef int p = st.current
     cdef int k = st.rules.counter_of[p]
-    cdef int e = action // 36
-    cdef int c0 = (action // 6) % 6
-    cdef int c1 = action % 6
+    cdef unsigned int u = <unsigned int>action      # a legal placement: 0 <= action < ACT_SWAP
+    cdef int e = u // 36
+    cdef int c0 = (u // 6) % 6
+    cdef int c1 = u % 6
     cdef int a = EDGE_A[e], b = EDGE_B[e]
     cdef int g0 = st.pot[a][c0], g1 = st.pot[b][c1]   # both read before either half is placed
     cdef int i, c, earned, full
@@ -600,6 +614,33 @@ cdef void ranks(State *st, int16_t *out) noexcept nogil:
 # ---------------------------------------------------------------------------------------------
 # policies
 
+cdef inline int symbol_edges_free(State *st, uint8_t used) noexcept nogil:
+    """How many free edges touch a symbol not in ``used`` (an edge touches one symbol at most:
+    ``EDGE_SYMBOL``)."""
+    cdef int k, w, n = 0
+    for k in range(NCOL):
+        if not (used >> k) & 1:
+            for w in range(NWORDS):
+                n += popcount64(st.free_bits[w] & SYMBOL_BITS[k][w])
+    return n
+
+
+cdef inline int nth_symbol_edge(State *st, uint8_t used, int j) noexcept nogil:
+    """The j-th free edge (0-based) of the list of ``SYMBOL_EDGES`` of the symbols not in
+    ``used``, symbol by symbol (each symbol's edges in edge order), j < symbol_edges_free."""
+    cdef int k, w, c
+    cdef uint64_t bits
+    for k in range(NCOL):
+        if not (used >> k) & 1:
+            for w in range(NWORDS):
+                bits = st.free_bits[w] & SYMBOL_BITS[k][w]
+                c = popcount64(bits)
+                if j < c:
+                    return w * 64 + select64(bits, j)
+                j -= c
+    return -1
+
+
 cdef int choose_random(State *st, bitgen_t *rng) noexcept nogil:
     """A uniformly random rack tile on a uniformly random legal pair of cells, random way round;
     the swap decision on a fair coin."""
@@ -616,13 +657,10 @@ cdef int choose_random(State *st, bitgen_t *rng) noexcept nogil:
         used = used_symbols(st)
         n = 0
         if st.rules.first_rule == FIRST_NEW_SYMBOL:     # only the few edges next to unused symbols
-            for k in range(NCOL):
-                if not (used >> k) & 1:
-                    for i in range(N_SYMBOL_EDGES[k]):
-                        e = SYMBOL_EDGES[k][i]
-                        if is_free(st, e):
-                            cand[n] = e
-                            n += 1
+            n = symbol_edges_free(st, used)
+            if n > 0:
+                e = nth_symbol_edge(st, used, rand_below(rng, n))
+                n = -1
         else:
             # rejection: a uniform free edge until one is allowed (uniform over the allowed
             # ones); after a few misses, the exact list (still uniform overall)
@@ -645,9 +683,8 @@ cdef int choose_random(State *st, bitgen_t *rng) noexcept nogil:
         e = nth_free(st, rand_below(rng, st.n_free))
     lo = TILE_LO[t]
     hi = TILE_HI[t]
-    if pick & 1:
-        lo, hi = hi, lo
-    return e * 36 + lo * 6 + hi
+    k = (lo ^ hi) & -(pick & 1)         # the other way round if pick is odd (no branch)
+    return e * 36 + (lo ^ k) * 6 + (hi ^ k)
 
 
 cdef struct Rack:
