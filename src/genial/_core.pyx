@@ -754,6 +754,10 @@ cdef struct Gain:
     int d[NCOL]                 # cap - s
     int m[NCOL]                 # cap - the limit of this move: cap - cross below the crossing
     int d2[NCOL]
+    # the same in 16 bits, two lanes more (0), for gain_row (cap <= 120: d2 <= 14400)
+    int16_t d16[8]
+    int16_t m16[8]
+    int16_t d2_16[8]
 
 
 cdef inline void gain_of(State *st, Gain *gn) noexcept nogil:
@@ -764,6 +768,10 @@ cdef inline void gain_of(State *st, Gain *gn) noexcept nogil:
         gn.d[c] = cap - s
         gn.m[c] = cap - cross if s < cross else 0
         gn.d2[c] = gn.d[c] * gn.d[c]
+    for c in range(8):
+        gn.d16[c] = gn.d[c] if c < NCOL else 0
+        gn.m16[c] = gn.m[c] if c < NCOL else 0
+        gn.d2_16[c] = gn.d2[c] if c < NCOL else 0
 
 
 cdef inline int gain_v(const Gain *gn, int c, int g) noexcept nogil:
@@ -772,29 +780,110 @@ cdef inline int gain_v(const Gain *gn, int c, int g) noexcept nogil:
     return gn.d2[c] - t * t
 
 
-cdef inline int edge_best(State *st, const Rack *r, const Gain *gn, int e) noexcept nogil:
-    """The greedy value of the best placement of a rack tile on edge ``e`` (branch-free: the
-    value of each half is computed once per colour, then every type is a sum and a max)."""
-    cdef const uint8_t *pa = st.pot[EDGE_A[e]]
-    cdef const uint8_t *pb = st.pot[EDGE_B[e]]
-    cdef int va[NCOL]
-    cdef int vb[NCOL]
-    cdef int i, c, lo, hi, v, w, best = 0
-    for c in range(NCOL):          # every colour: a fixed loop the compiler vectorises
-        va[c] = gain_v(gn, c, pa[c])
-        vb[c] = gain_v(gn, c, pb[c])
+cdef extern from *:
+    """
+    #include <stdint.h>
+    #include <string.h>
+    #if defined(__SSE2__) || defined(_M_X64)
+    #include <emmintrin.h>
+    #define GENIAL_SSE2 1
+    #endif
+
+    /* The greedy value of the best placement of a rack tile on an edge whose cells have the
+       potentials pa[0..5], pb[0..5] (genial/_core.pyx, edge_best): in eight 16-bit lanes (two
+       spare, 0). gain(c, g) = d2[c] - max(d[c] - g, m[c])^2 (0 <= m <= d <= 120, so each
+       value is in 0..14400 and a sum of two fits a lane). The best of: for each colour x on
+       the first cell, x with every colour y on the second, masked by two[x] (-1 where a
+       two-colour rack type shows x and y), and the doubles' values, masked by dbl. A masked
+       lane is 0, never above a value (every value is >= 0). */
+    #ifdef GENIAL_SSE2
+    static inline __m128i genial_load6(const uint8_t *p) {
+        uint64_t x = 0;
+        memcpy(&x, p, 6);
+        return _mm_unpacklo_epi8(_mm_cvtsi64_si128((long long)x), _mm_setzero_si128());
+    }
+    static inline __m128i genial_gain8(__m128i g, __m128i d, __m128i m, __m128i d2) {
+        __m128i t = _mm_max_epi16(_mm_sub_epi16(d, g), m);
+        return _mm_sub_epi16(d2, _mm_mullo_epi16(t, t));
+    }
+    /* lane x of va in every lane (x < 4: from the low half, else the high), plus vb */
+    #define GENIAL_BCAST(x) ((x) < 4 \
+        ? _mm_shuffle_epi32(_mm_shufflelo_epi16(va, ((x) & 3) * 0x55), 0x00) \
+        : _mm_shuffle_epi32(_mm_shufflehi_epi16(va, ((x) & 3) * 0x55), 0xAA))
+    #define GENIAL_PAIR(x) acc = _mm_max_epi16(acc, _mm_and_si128( \
+        _mm_add_epi16(GENIAL_BCAST(x), vb), _mm_loadu_si128((const __m128i *)two[x])))
+    static inline int genial_edge_best(const uint8_t *pa, const uint8_t *pb, const int16_t *d16,
+                                       const int16_t *m16, const int16_t *d2_16,
+                                       const int16_t (*two)[8], const int16_t *dbl) {
+        __m128i d = _mm_loadu_si128((const __m128i *)d16);
+        __m128i m = _mm_loadu_si128((const __m128i *)m16);
+        __m128i d2 = _mm_loadu_si128((const __m128i *)d2_16);
+        __m128i ga = genial_load6(pa), gb = genial_load6(pb);
+        __m128i va = genial_gain8(ga, d, m, d2), vb = genial_gain8(gb, d, m, d2);
+        __m128i acc = _mm_and_si128(genial_gain8(_mm_add_epi16(ga, gb), d, m, d2),
+                                    _mm_loadu_si128((const __m128i *)dbl));
+        GENIAL_PAIR(0); GENIAL_PAIR(1); GENIAL_PAIR(2);
+        GENIAL_PAIR(3); GENIAL_PAIR(4); GENIAL_PAIR(5);
+        acc = _mm_max_epi16(acc, _mm_shuffle_epi32(acc, _MM_SHUFFLE(1, 0, 3, 2)));
+        acc = _mm_max_epi16(acc, _mm_shuffle_epi32(acc, _MM_SHUFFLE(2, 3, 0, 1)));
+        acc = _mm_max_epi16(acc, _mm_shufflelo_epi16(acc, _MM_SHUFFLE(2, 3, 0, 1)));
+        return _mm_cvtsi128_si32(acc) & 0xFFFF;
+    }
+    #undef GENIAL_PAIR
+    #undef GENIAL_BCAST
+    #else
+    static inline int genial_gain1(int g, int d, int m, int d2) {
+        int t = d - g;
+        t = t < m ? m : t;
+        return d2 - t * t;
+    }
+    static inline int genial_edge_best(const uint8_t *pa, const uint8_t *pb, const int16_t *d16,
+                                       const int16_t *m16, const int16_t *d2_16,
+                                       const int16_t (*two)[8], const int16_t *dbl) {
+        int va[6], vb[6], x, y, v, best = 0;
+        for (x = 0; x < 6; x++) {
+            va[x] = genial_gain1(pa[x], d16[x], m16[x], d2_16[x]);
+            vb[x] = genial_gain1(pb[x], d16[x], m16[x], d2_16[x]);
+            v = genial_gain1(pa[x] + pb[x], d16[x], m16[x], d2_16[x]) & dbl[x];
+            best = v > best ? v : best;
+        }
+        for (x = 0; x < 6; x++)
+            for (y = 0; y < 6; y++) {
+                v = (va[x] + vb[y]) & two[x][y];
+                best = v > best ? v : best;
+            }
+        return best;
+    }
+    #endif
+    """
+    int c_edge_best "genial_edge_best"(const uint8_t *pa, const uint8_t *pb, const int16_t *d16,
+                                       const int16_t *m16, const int16_t *d2_16,
+                                       const int16_t (*two)[8], const int16_t *dbl) noexcept nogil
+
+
+cdef struct Pairs:
+    # the rack's tile types as 16-bit lane masks, for edge_best
+    int16_t two[NCOL][8]        # two[x][y] = -1 if a two-colour rack type shows x and y, else 0
+    int16_t dbl[8]              # dbl[c] = -1 if the rack holds the double of colour c, else 0
+
+
+cdef inline void pairs_of(const Rack *r, Pairs *pr) noexcept nogil:
+    cdef int i
+    memset(pr, 0, sizeof(Pairs))
     for i in range(r.nsingle):
-        lo = r.slo[i]
-        hi = r.shi[i]
-        v = va[lo] + vb[hi]
-        w = va[hi] + vb[lo]
-        v = w if w > v else v
-        best = v if v > best else best
+        pr.two[r.slo[i]][r.shi[i]] = -1
+        pr.two[r.shi[i]][r.slo[i]] = -1
     for i in range(r.ndouble):
-        c = r.dc[i]
-        v = gain_v(gn, c, pa[c] + pb[c])
-        best = v if v > best else best
-    return best
+        pr.dbl[r.dc[i]] = -1
+
+
+cdef inline int edge_best(State *st, const Pairs *pr, const Gain *gn, int e) noexcept nogil:
+    """The greedy value of the best placement of a rack tile on edge ``e``: the maximum over
+    the two-colour types, both ways round, of ``gain(x on A) + gain(y on B)`` and over the
+    doubles of ``gain(c, both halves)``; branch-free, in 16-bit lanes (``genial_edge_best``
+    above: SSE2 vectors, a scalar loop elsewhere)."""
+    return c_edge_best(st.pot[EDGE_A[e]], st.pot[EDGE_B[e]], gn.d16, gn.m16, gn.d2_16,
+                       pr.two, pr.dbl)
 
 
 cdef inline int edge_push(State *st, const Rack *r, const Gain *gn, int e, int best,
@@ -888,15 +977,17 @@ cdef int choose_greedy(State *st, bitgen_t *rng) noexcept nogil:
     cdef int32_t cand[MAXCAND]
     cdef Rack r
     cdef Gain gn
+    cdef Pairs pr
     if st.phase == PH_SWAP:
         return ACT_SWAP
     rack_of(st, &r)
     if r.ntypes == 0:
         return -1
     gain_of(st, &gn)
+    pairs_of(&r, &pr)
     ne = greedy_edges(st, &r, edges, &allowed)
     for i in range(ne):
-        v = edge_best(st, &r, &gn, edges[i])
+        v = edge_best(st, &pr, &gn, edges[i])
         value[i] = v
         best = v if v > best else best
     if best > 0:
