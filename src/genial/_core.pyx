@@ -798,9 +798,14 @@ cdef extern from *:
        lane is 0, never above a value (every value is >= 0). */
     #ifdef GENIAL_SSE2
     static inline __m128i genial_load6(const uint8_t *p) {
-        uint64_t x = 0;
-        memcpy(&x, p, 6);
-        return _mm_unpacklo_epi8(_mm_cvtsi64_si128((long long)x), _mm_setzero_si128());
+        /* bytes 0..3 and 4..5 loaded apart and joined in a register (one 8-byte load of the
+           two stores of a memcpy would wait on a failed store forwarding) */
+        uint32_t lo;
+        uint16_t hi;
+        memcpy(&lo, p, 4);
+        memcpy(&hi, p + 4, 2);
+        return _mm_unpacklo_epi8(_mm_insert_epi16(_mm_cvtsi32_si128((int)lo), hi, 2),
+                                 _mm_setzero_si128());
     }
     static inline __m128i genial_gain8(__m128i g, __m128i d, __m128i m, __m128i d2) {
         __m128i t = _mm_max_epi16(_mm_sub_epi16(d, g), m);
