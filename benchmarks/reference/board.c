@@ -15,54 +15,7 @@
  * live in a dense array with a position index, so a pair is removed in O(1) and a uniformly random
  * free pair is one array read.
  */
-#define _POSIX_C_SOURCE 199309L
-#include <stddef.h>
-#include <stdint.h>
-#include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
-#include <time.h>
-
-/* ---------------------------------------------------------------- random numbers */
-
-static uint64_t rng_s[4];
-
-static uint64_t splitmix64(uint64_t *x) {
-    uint64_t z = (*x += 0x9e3779b97f4a7c15ULL);
-    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-    z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-    return z ^ (z >> 31);
-}
-
-static inline uint64_t rotl(uint64_t x, int k) { return (x << k) | (x >> (64 - k)); }
-
-static inline uint64_t next64(void) { /* xoshiro256** */
-    uint64_t result = rotl(rng_s[1] * 5, 7) * 9;
-    uint64_t t = rng_s[1] << 17;
-    rng_s[2] ^= rng_s[0];
-    rng_s[3] ^= rng_s[1];
-    rng_s[1] ^= rng_s[2];
-    rng_s[0] ^= rng_s[3];
-    rng_s[2] ^= t;
-    rng_s[3] = rotl(rng_s[3], 45);
-    return result;
-}
-
-/* Uniform integer in [0, n), 0 < n < 2^32, unbiased (Lemire's multiply and reject). */
-static inline uint32_t below(uint32_t n) {
-    uint64_t m = (next64() >> 32) * (uint64_t)n;
-    uint32_t low = (uint32_t)m;
-    if (low < n) {
-        uint32_t threshold = (uint32_t)(-n) % n;
-        while (low < threshold) {
-            m = (next64() >> 32) * (uint64_t)n;
-            low = (uint32_t)m;
-        }
-    }
-    return (uint32_t)(m >> 32);
-}
-
-static inline int coin(void) { return (int)(next64() >> 63); }
+#include "common.h"
 
 /* ---------------------------------------------------------------- geometry and material */
 
@@ -488,66 +441,21 @@ static inline Result play_game(int players, int greedy) {
     return res;
 }
 
-static void usage(void) {
-    fprintf(stderr, "usage: board --players 2|3|4 --policy random|greedy --games N --seed S\n");
-    exit(2);
-}
-
 int main(int argc, char **argv) {
-    int players = 2, greedy = 0;
-    long games = 10000;
-    uint64_t seed = 1;
-    for (int i = 1; i < argc; i++) {
-        if (i + 1 >= argc) usage();
-        if (!strcmp(argv[i], "--players")) players = atoi(argv[++i]);
-        else if (!strcmp(argv[i], "--policy")) {
-            i++;
-            if (!strcmp(argv[i], "greedy")) greedy = 1;
-            else if (!strcmp(argv[i], "random")) greedy = 0;
-            else usage();
-        } else if (!strcmp(argv[i], "--games")) games = atol(argv[++i]);
-        else if (!strcmp(argv[i], "--seed")) seed = strtoull(argv[++i], NULL, 10);
-        else usage();
-    }
-    if (players < 2 || players > 4 || games <= 0) usage();
-    uint64_t x = seed;
-    for (int i = 0; i < 4; i++) rng_s[i] = splitmix64(&x);
+    Options o = parse_options(argc, argv, "board", 2);
+    int players = o.players, greedy = o.greedy;
+    long games = o.games;
     setup(players);
     int n = 0;
     for (int t = 0; t < NTYPES; t++) /* RULES §2.1: 6 of each pair, 5 of each double */
         for (int k = 0; k < (TC1[t] == TC2[t] ? 5 : 6); k++) BAG0[n++] = (uint8_t)t;
-    long turns = 0, moves = 0, swaps = 0, bonus = 0, first_wins = 0;
-    double score = 0, min_score = 0;
-    struct timespec t0, t1;
-    clock_gettime(CLOCK_MONOTONIC, &t0);
+    Tally tally = {0};
+    double t0 = seconds_now();
     for (long i = 0; i < games; i++) {
         Result r = greedy ? play_game(players, 1) : play_game(players, 0);
-        turns += r.turns;
-        moves += r.placements + r.swaps;
-        swaps += r.swaps;
-        bonus += r.bonus;
-        first_wins += r.winner == 0;
-        for (int p = 0; p < players; p++) {
-            int sum = 0, low = CAP;
-            for (int c = 0; c < 6; c++) {
-                sum += g.score[p][c];
-                if (g.score[p][c] < low) low = g.score[p][c];
-            }
-            score += sum;
-            min_score += low;
-        }
+        tally_game(&tally, r.turns, r.placements + r.swaps, r.swaps, r.bonus, r.winner);
+        for (int p = 0; p < players; p++) tally_seat(&tally, g.score[p], CAP);
     }
-    clock_gettime(CLOCK_MONOTONIC, &t1);
-    double sec = (double)(t1.tv_sec - t0.tv_sec) + 1e-9 * (double)(t1.tv_nsec - t0.tv_nsec);
-    printf("{\"program\": \"board\", \"players\": %d, \"policy\": \"%s\", \"seed\": %llu, "
-           "\"games\": %ld, \"seconds\": %.6f, \"games_per_s\": %.1f, \"moves_per_s\": %.1f, "
-           "\"mean_turns\": %.6f, \"mean_moves\": %.6f, \"mean_swaps\": %.6f, "
-           "\"mean_bonus\": %.6f, \"mean_score\": %.6f, \"mean_min_score\": %.6f, "
-           "\"first_seat_wins\": %.6f}\n",
-           players, greedy ? "greedy" : "random", (unsigned long long)seed, games, sec,
-           (double)games / sec, (double)moves / sec, (double)turns / (double)games,
-           (double)moves / (double)games, (double)swaps / (double)games,
-           (double)bonus / (double)games, score / ((double)games * players),
-           min_score / ((double)games * players), (double)first_wins / (double)games);
+    print_tally("board", &o, &tally, seconds_now() - t0, -1);
     return 0;
 }

@@ -12,53 +12,7 @@
  * with a running count of each colour shown; a draw takes a uniformly random card of the deck (no
  * shuffle), and the discard pile becomes the deck only when a card must be drawn from an empty one.
  */
-#define _POSIX_C_SOURCE 199309L
-#include <stdint.h>
-#include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
-#include <time.h>
-
-/* ---------------------------------------------------------------- random numbers */
-
-static uint64_t rng_s[4];
-
-static uint64_t splitmix64(uint64_t *x) {
-    uint64_t z = (*x += 0x9e3779b97f4a7c15ULL);
-    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-    z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-    return z ^ (z >> 31);
-}
-
-static inline uint64_t rotl(uint64_t x, int k) { return (x << k) | (x >> (64 - k)); }
-
-static inline uint64_t next64(void) { /* xoshiro256** */
-    uint64_t result = rotl(rng_s[1] * 5, 7) * 9;
-    uint64_t t = rng_s[1] << 17;
-    rng_s[2] ^= rng_s[0];
-    rng_s[3] ^= rng_s[1];
-    rng_s[1] ^= rng_s[2];
-    rng_s[0] ^= rng_s[3];
-    rng_s[2] ^= t;
-    rng_s[3] = rotl(rng_s[3], 45);
-    return result;
-}
-
-/* Uniform integer in [0, n), 0 < n < 2^32, unbiased (Lemire's multiply and reject). */
-static inline uint32_t below(uint32_t n) {
-    uint64_t m = (next64() >> 32) * (uint64_t)n;
-    uint32_t low = (uint32_t)m;
-    if (low < n) {
-        uint32_t threshold = (uint32_t)(-n) % n;
-        while (low < threshold) {
-            m = (next64() >> 32) * (uint64_t)n;
-            low = (uint32_t)m;
-        }
-    }
-    return (uint32_t)(m >> 32);
-}
-
-static inline int coin(void) { return (int)(next64() >> 63); }
+#include "common.h"
 
 /* ---------------------------------------------------------------- material */
 
@@ -280,30 +234,10 @@ static Result play_game(int players, int greedy) {
     return r;
 }
 
-static void usage(void) {
-    fprintf(stderr, "usage: cards --players 2|3|4 --policy random|greedy --games N --seed S\n");
-    exit(2);
-}
-
 int main(int argc, char **argv) {
-    int players = 3, greedy = 0;
-    long games = 10000;
-    uint64_t seed = 1;
-    for (int i = 1; i < argc; i++) {
-        if (i + 1 >= argc) usage();
-        if (!strcmp(argv[i], "--players")) players = atoi(argv[++i]);
-        else if (!strcmp(argv[i], "--policy")) {
-            i++;
-            if (!strcmp(argv[i], "greedy")) greedy = 1;
-            else if (!strcmp(argv[i], "random")) greedy = 0;
-            else usage();
-        } else if (!strcmp(argv[i], "--games")) games = atol(argv[++i]);
-        else if (!strcmp(argv[i], "--seed")) seed = strtoull(argv[++i], NULL, 10);
-        else usage();
-    }
-    if (players < 2 || players > 4 || games <= 0) usage();
-    uint64_t x = seed;
-    for (int i = 0; i < 4; i++) rng_s[i] = splitmix64(&x);
+    Options o = parse_options(argc, argv, "cards", 3);
+    int players = o.players, greedy = o.greedy;
+    long games = o.games;
     int t = 0;
     for (int a = 0; a < 6; a++)
         for (int b = a + 1; b < 6; b++) { C1[t] = (int16_t)a; C2[t] = (int16_t)b; t++; }
@@ -313,39 +247,15 @@ int main(int argc, char **argv) {
             if (mask >> k & 1) cm |= (1 << C1[k]) | (1 << C2[k]);
         COLOURS[mask] = (int16_t)cm;
     }
-    long turns = 0, moves = 0, swaps = 0, bonus = 0, first_wins = 0, truncated = 0;
-    double score = 0, min_score = 0;
-    struct timespec t0, t1;
-    clock_gettime(CLOCK_MONOTONIC, &t0);
+    Tally tally = {0};
+    long truncated = 0;
+    double t0 = seconds_now();
     for (long i = 0; i < games; i++) {
         Result r = play_game(players, greedy);
-        turns += r.turns;
-        moves += r.plays + r.swaps;
-        swaps += r.swaps;
-        bonus += r.bonus;
-        first_wins += r.winner == 0;
+        tally_game(&tally, r.turns, r.plays + r.swaps, r.swaps, r.bonus, r.winner);
         truncated += r.turns >= TURN_CAP;
-        for (int p = 0; p < players; p++) {
-            int sum = 0, low = TOP;
-            for (int c = 0; c < 6; c++) {
-                sum += g.m[p][c];
-                if (g.m[p][c] < low) low = g.m[p][c];
-            }
-            score += sum;
-            min_score += low;
-        }
+        for (int p = 0; p < players; p++) tally_seat(&tally, g.m[p], TOP);
     }
-    clock_gettime(CLOCK_MONOTONIC, &t1);
-    double sec = (double)(t1.tv_sec - t0.tv_sec) + 1e-9 * (double)(t1.tv_nsec - t0.tv_nsec);
-    printf("{\"program\": \"cards\", \"players\": %d, \"policy\": \"%s\", \"seed\": %llu, "
-           "\"games\": %ld, \"seconds\": %.6f, \"games_per_s\": %.1f, \"moves_per_s\": %.1f, "
-           "\"mean_turns\": %.6f, \"mean_moves\": %.6f, \"mean_swaps\": %.6f, "
-           "\"mean_bonus\": %.6f, \"mean_score\": %.6f, \"mean_min_score\": %.6f, "
-           "\"first_seat_wins\": %.6f, \"truncated\": %ld}\n",
-           players, greedy ? "greedy" : "random", (unsigned long long)seed, games, sec,
-           (double)games / sec, (double)moves / sec, (double)turns / (double)games,
-           (double)moves / (double)games, (double)swaps / (double)games,
-           (double)bonus / (double)games, score / ((double)games * players),
-           min_score / ((double)games * players), (double)first_wins / (double)games, truncated);
+    print_tally("cards", &o, &tally, seconds_now() - t0, truncated);
     return 0;
 }
