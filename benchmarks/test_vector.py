@@ -21,7 +21,8 @@ from genial.board.moves import TILES
 from genial.board.vector import VectorEnv
 from genial.seeds import as_seed_sequence, child_seed
 
-STEPS = 400_000  # env-steps a round of the vector cases
+from .vector_timing import time_env
+
 PY_GAMES = 64
 PY_STEPS = 40  # steps of each Game a round of the Python cases
 
@@ -30,29 +31,7 @@ def _vector(  # type: ignore[no-untyped-def]
     benchmark, n: int, rules: Rules, mask: str, fused: bool = False
 ) -> float:
     env = VectorEnv(n, rules, seed=1, mask=mask)  # type: ignore[arg-type]
-    env.reset()
-    calls = max(1, STEPS // n)
-
-    def run() -> None:
-        if fused:
-            for _ in range(calls):
-                env.step_sampled()
-        else:
-            for _ in range(calls):
-                env.step(env.sample_actions())
-
-    benchmark.pedantic(run, rounds=3, iterations=1, warmup_rounds=1)
-    seconds = benchmark.stats.stats.min if benchmark.stats else 1.0
-    benchmark.extra_info.update(
-        engine="VectorEnv",
-        players=str(rules),
-        envs=n,
-        mask=mask,
-        fused=fused,
-        env_steps=calls * n,
-        env_steps_per_s=round(calls * n / seconds),
-    )
-    return calls * n / seconds
+    return time_env(benchmark, env, fused, engine="VectorEnv", players=str(rules), mask=mask)
 
 
 @pytest.mark.parametrize("n", [64, 1024, 8192])

@@ -18,7 +18,8 @@ from genial.cards import CardGame, CardRules
 from genial.cards.vector import CardVectorEnv
 from genial.seeds import as_seed_sequence, child_seed
 
-STEPS = 400_000  # env-steps a round of the vector cases
+from .vector_timing import time_env
+
 PY_GAMES = 64
 PY_STEPS = 60  # steps of each CardGame a round of the Python case
 
@@ -27,28 +28,7 @@ def _vector(  # type: ignore[no-untyped-def]
     benchmark, n: int, players: int, mask: str, fused: bool = False
 ) -> None:
     env = CardVectorEnv(n, CardRules(players), seed=1, mask=mask)  # type: ignore[arg-type]
-    env.reset()
-    calls = max(1, STEPS // n)
-
-    def run() -> None:
-        if fused:
-            for _ in range(calls):
-                env.step_sampled()
-        else:
-            for _ in range(calls):
-                env.step(env.sample_actions())
-
-    benchmark.pedantic(run, rounds=3, iterations=1, warmup_rounds=1)
-    seconds = benchmark.stats.stats.min if benchmark.stats else 1.0
-    benchmark.extra_info.update(
-        engine="CardVectorEnv",
-        players=f"c{players}",
-        envs=n,
-        mask=mask,
-        fused=fused,
-        env_steps=calls * n,
-        env_steps_per_s=round(calls * n / seconds),
-    )
+    time_env(benchmark, env, fused, engine="CardVectorEnv", players=f"c{players}", mask=mask)
 
 
 @pytest.mark.parametrize("n", [64, 1024, 8192])

@@ -266,6 +266,26 @@ cdef inline bint bag_take(Bag *bag, int t) noexcept nogil:
     return False
 
 
+cdef inline int bag_remove_at(Bag *bag, int i, Draws *ds) noexcept nogil:
+    """Take out item ``i`` (``0 <= i < bag.n``: the caller's draw) and log it; return it."""
+    cdef int t = bag.item[i]
+    bag.n -= 1
+    bag.item[i] = bag.item[bag.n]
+    if ds.log != NULL:
+        if ds.n_log < ds.max_log:
+            ds.log[ds.n_log] = t
+            ds.n_log += 1
+        elif ds.error == DRAW_OK:
+            ds.error = DRAW_LOG_FULL
+    return t
+
+
+cdef inline int bag_draw_random(Bag *bag, Draws *ds) noexcept nogil:
+    """``bag_draw`` of a random item from a non-empty bag (the caller knows ``bag.n > 0`` and
+    ``ds.script == NULL``): the kernels' common draw, without the tests."""
+    return bag_remove_at(bag, rand_below(ds.rng, bag.n), ds)
+
+
 cdef inline int bag_draw(Bag *bag, Draws *ds) noexcept nogil:
     """Take one item (uniformly random, or the next scripted one) and log it; -1 if impossible
     (an empty bag, or a script fault recorded in ``ds.error``)."""
@@ -287,12 +307,4 @@ cdef inline int bag_draw(Bag *bag, Draws *ds) noexcept nogil:
     else:
         i = rand_below(ds.rng, bag.n)
         t = bag.item[i]
-    bag.n -= 1
-    bag.item[i] = bag.item[bag.n]
-    if ds.log != NULL:
-        if ds.n_log < ds.max_log:
-            ds.log[ds.n_log] = t
-            ds.n_log += 1
-        elif ds.error == DRAW_OK:
-            ds.error = DRAW_LOG_FULL
-    return t
+    return bag_remove_at(bag, i, ds)

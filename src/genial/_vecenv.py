@@ -117,6 +117,16 @@ R = TypeVar("R", bound=_Rules)
 G = TypeVar("G")  # the game type
 E = TypeVar("E", bound="BatchedEnv[Any, Any]")
 
+StepResult = tuple[
+    dict[str, npt.NDArray[Any]],
+    npt.NDArray[np.float32],
+    npt.NDArray[np.bool_],
+    npt.NDArray[np.bool_],
+    dict[str, npt.NDArray[Any]],
+]
+"""What ``step`` and ``step_sampled`` return: ``(observations, rewards, terminated, truncated,
+info)``."""
+
 
 class BatchedEnv(Generic[R, G]):
     """``n_envs`` games of one kind stepped together in a compiled kernel under rules ``R``,
@@ -304,15 +314,7 @@ class BatchedEnv(Generic[R, G]):
         if self._kernel.pool(0, 0) != child_seed(root, 0, 0).pool.tolist():  # pragma: no cover
             raise RuntimeError("the vector kernel's seeding disagrees with numpy's SeedSequence")
 
-    def step(
-        self, actions: npt.ArrayLike
-    ) -> tuple[
-        dict[str, npt.NDArray[Any]],
-        npt.NDArray[np.float32],
-        npt.NDArray[np.bool_],
-        npt.NDArray[np.bool_],
-        dict[str, npt.NDArray[Any]],
-    ]:
+    def step(self, actions: npt.ArrayLike) -> StepResult:
         """Play ``actions[i]`` in env ``i`` for every env; return ``(observations, rewards,
         terminated, truncated, info)``.
 
@@ -338,15 +340,7 @@ class BatchedEnv(Generic[R, G]):
                 dict(self._info),
             )
 
-    def step_sampled(
-        self, out: npt.NDArray[np.int32] | None = None
-    ) -> tuple[
-        dict[str, npt.NDArray[Any]],
-        npt.NDArray[np.float32],
-        npt.NDArray[np.bool_],
-        npt.NDArray[np.bool_],
-        dict[str, npt.NDArray[Any]],
-    ]:
+    def step_sampled(self, out: npt.NDArray[np.int32] | None = None) -> StepResult:
         """Sample a uniformly random legal action per env in the kernel and play it, in one
         kernel call: the same as ``env.step(env.sample_actions(out))`` (the same sampler
         draws, observations, masks, rewards), faster. Returns what ``step`` returns, with

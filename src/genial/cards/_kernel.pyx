@@ -23,6 +23,7 @@ from genial._common cimport (
     Bag,
     Draws,
     bag_draw,
+    bag_draw_random,
     bag_fill,
     bag_put,
     bag_sort,
@@ -215,25 +216,16 @@ cdef inline void hand_remove(CState *st, int p, int t) noexcept nogil:
 
 cdef inline int refill(CState *st, int p, Draws *ds) noexcept nogil:
     """Draw until the hand holds six cards (or nothing is left). The common draw, at random
-    from a non-empty deck, is ``bag_draw``'s written out; scripts and an empty deck take
+    from a non-empty deck, is ``bag_draw_random`` (no tests); scripts and an empty deck take
     ``draw_card``."""
-    cdef int t, i
+    cdef int t
     while st.hand_n[p] < HAND:
         if st.deck.n == 0 or ds.script != NULL:
             t = draw_card(st, ds)
             if t < 0:
                 return -1 if ds.error != DRAW_OK else 0
         else:
-            i = rand_below(ds.rng, st.deck.n)
-            t = st.deck.item[i]
-            st.deck.n -= 1
-            st.deck.item[i] = st.deck.item[st.deck.n]
-            if ds.log != NULL:
-                if ds.n_log < ds.max_log:
-                    ds.log[ds.n_log] = t
-                    ds.n_log += 1
-                elif ds.error == DRAW_OK:
-                    ds.error = DRAW_LOG_FULL
+            t = bag_draw_random(&st.deck, ds)
         hand_add(st, p, t)
     return 0
 
@@ -270,7 +262,7 @@ cdef inline int play(CState *st, int action, Draws *ds) noexcept nogil:
     cdef int t = action >> 1
     cdef int first = FIRST[action]
     cdef int second = SECOND[action]
-    cdef int earned, full, f1, s1, low, i, n, c
+    cdef int earned, full, f1, s1, low
     cdef uint8_t *m = st.marker[p]
     hand_remove(st, p, t)
     st.plays[p] += 1
@@ -298,12 +290,7 @@ cdef inline int play(CState *st, int action, Draws *ds) noexcept nogil:
         st.phase = PH_SWAP
         return 0
     if st.hand_n[p] == HAND - 1 and st.deck.n > 0 and ds.script == NULL and ds.log == NULL:
-        i = rand_below(ds.rng, st.deck.n)   # the common refill: one random draw, no log
-        n = st.deck.n - 1
-        c = st.deck.item[i]
-        st.deck.item[i] = st.deck.item[n]
-        st.deck.n = n
-        hand_add(st, p, c)
+        hand_add(st, p, bag_draw_random(&st.deck, ds))   # the common refill: one draw, no log
     elif refill(st, p, ds) < 0:
         return -1
     return next_turn(st)
