@@ -19,7 +19,6 @@ import numpy as np
 from genial._common cimport (
     DRAW_LOG_FULL,
     DRAW_OK,
-    SELECT_IN_BYTE,
     Bag,
     Draws,
     bag_draw,
@@ -34,6 +33,7 @@ from genial._common cimport (
     popcount64,
     rand_below,
     rand_unit,
+    select64,
 )
 from genial._checks cimport check_bag, read_policies, small_int
 
@@ -392,16 +392,6 @@ cdef void ranks(CState *st, int16_t *out) noexcept nogil:
 # ---------------------------------------------------------------------------------------------
 # policies
 
-cdef inline int select15(uint32_t bits, int j) noexcept nogil:
-    """Position of the j-th set bit (0-based) of a hand mask (15 bits), j < popcount(bits):
-    the byte holding it, then the byte table."""
-    cdef uint32_t lo = bits & 0xFF
-    cdef int c = popcount64(lo)
-    cdef int high = j >= c
-    cdef uint32_t byte = (bits >> 8) if high else lo
-    return (high << 3) + SELECT_IN_BYTE[byte][j - (c if high else 0)]
-
-
 cdef inline int random_action(CState *st, bitgen_t *rng) noexcept nogil:
     """A uniformly random legal action: a card type of the hand and an order; the swap on a
     fair coin."""
@@ -412,7 +402,7 @@ cdef inline int random_action(CState *st, bitgen_t *rng) noexcept nogil:
     if bits == 0:
         return -1
     k = rand_below(rng, 2 * popcount64(bits))    # one draw: the card type and the order
-    return 2 * select15(<uint32_t>bits, k >> 1) + (k & 1)
+    return 2 * select64(bits, k >> 1) + (k & 1)
 
 
 cdef int choose_random(CState *st, bitgen_t *rng) noexcept nogil:
