@@ -36,6 +36,7 @@ from genial._common cimport (
     select64,
 )
 from genial._checks cimport check_bag, read_policies, small_int
+from genial._ranking cimport rank_key
 
 # ---------------------------------------------------------------------------------------------
 # tables
@@ -353,32 +354,12 @@ cdef int legal_actions(CState *st, int32_t *out) noexcept nogil:
     return n
 
 
-cdef extern from *:
-    """
-    /* genial._ranking's rank_key, branch-free: the six markers sorted ascending by an optimal
-       network (12 compare-exchanges, conditional moves), packed with the lowest in the top
-       byte (a larger key ranks higher) */
-    #define GENIAL_CX(a, b) do { int lo_ = a < b ? a : b; b = a < b ? b : a; a = lo_; } while (0)
-    static inline uint64_t genial_rank_key6(const unsigned char *m) {
-        int a = m[0], b = m[1], c = m[2], d = m[3], e = m[4], f = m[5];
-        GENIAL_CX(a, f); GENIAL_CX(b, d); GENIAL_CX(c, e);
-        GENIAL_CX(b, c); GENIAL_CX(d, e);
-        GENIAL_CX(a, d); GENIAL_CX(c, f);
-        GENIAL_CX(a, b); GENIAL_CX(c, d); GENIAL_CX(e, f);
-        GENIAL_CX(b, c); GENIAL_CX(d, e);
-        return (uint64_t)a << 40 | (uint64_t)b << 32 | (uint64_t)c << 24 | (uint64_t)d << 16
-             | (uint64_t)e << 8 | (uint64_t)f;
-    }
-    """
-    uint64_t rank_key6 "genial_rank_key6"(const uint8_t *m) noexcept nogil
-
-
 cdef void ranks(CState *st, int16_t *out) noexcept nogil:
     """§3.7 on the markers; an instant winner (§5.7) first, the others below it."""
     cdef uint64_t key[MAXP]
     cdef int i, j
     for i in range(st.players):
-        key[i] = rank_key6(st.marker[i])
+        key[i] = rank_key(st.marker[i])
     for i in range(st.players):
         if i == st.winner:
             out[i] = 0
