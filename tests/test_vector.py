@@ -76,7 +76,7 @@ def assert_env_is(env: VectorEnv, i: int, game: Game) -> None:
     assert env.legal_counts[i] == len(legal)
     if env.mask_mode != "none":
         assert env.masks is not None
-        mask = env.unpack_masks()[i] if env.mask_mode == "packed" else env.masks[i]
+        mask = env.masks[i] if env.mask_mode == "bool" else env.unpack_masks()[i]
         assert np.array_equal(mask, game.action_mask())
 
 
@@ -122,7 +122,7 @@ def test_envs_replay_as_games(token: str) -> None:
     assert finished >= 3  # every watched env has finished a game at least once
 
 
-@pytest.mark.parametrize("mask", ["bool", "none"])
+@pytest.mark.parametrize("mask", ["bool", "factored", "none"])
 def test_other_mask_modes_replay_as_games(mask: str) -> None:
     assert replay("2", 8, 200, watch=[1, 6], mask=mask) >= 2
 

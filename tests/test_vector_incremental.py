@@ -14,9 +14,11 @@ from typing import Any
 import numpy as np
 import pytest
 
-from genial import GenialError, Rules
-from genial.board.vector import VectorEnv
+from genial import GenialError, Rules, _vector
+from genial.board.moves import ACTION_SIZE
+from genial.board.vector import EDGES, FACTORED_SIZE, VectorEnv, unfactor_masks
 from genial.cards import CardRules
+from genial.cards import _vector as _cards_vector
 from genial.cards.vector import CardVectorEnv
 
 BOARD = ["1", "2", "2T", "3", "4", "4t", "2v"]
@@ -60,7 +62,7 @@ def _run(env: Any, steps: int, every: int, fused: bool) -> None:
 
 
 @pytest.mark.parametrize("token", BOARD)
-@pytest.mark.parametrize("mask", ["packed", "bool"])
+@pytest.mark.parametrize("mask", ["packed", "bool", "factored"])
 def test_board_incremental_equals_fresh(token: str, mask: str) -> None:
     env = VectorEnv(24, Rules.parse(token), seed=11, mask=mask)  # type: ignore[arg-type]
     _run(env, 1_200, 40, fused=token in ("2", "4t"))
@@ -97,6 +99,7 @@ def _pair(kind: str, token: str, mask: str, seed: int) -> tuple[Any, Any]:
         ("board", "1", "bool"),
         ("board", "4t", "none"),
         ("board", "3", "packed"),
+        ("board", "2T", "factored"),
         ("cards", "2", "bool"),
         ("cards", "4", "packed"),
         ("cards", "3", "none"),
@@ -158,3 +161,50 @@ def test_step_sampled_pickles_midway() -> None:
         _, rb, _, _, ib = twin.step_sampled()
         assert np.array_equal(ia["actions"], ib["actions"]) and np.array_equal(ra, rb)
         _same(_outputs(env), _outputs(twin), f"step {s}")
+
+
+@pytest.mark.parametrize("token", ["2", "3", "4t", "2v"])
+def test_factored_masks_are_the_packed_ones(token: str) -> None:
+    """The factored masks (allowed edges x the rack's pairs, swap and keep) give the same legal
+    actions as the bit-packed ones at every step of the same games, first placements (RULES
+    §3.2, §4.3) and swap decisions (§3.5) included; the words past the last edge stay 0."""
+    rules = Rules.parse(token)
+    packed = VectorEnv(12, rules, seed=3, mask="packed")
+    factored = VectorEnv(12, rules, seed=3, mask="factored")
+    packed.reset()
+    factored.reset()
+    swaps = 0
+    for s in range(700):
+        assert factored.masks is not None and factored.masks.dtype == np.uint64
+        assert factored.masks.shape == (12, FACTORED_SIZE)
+        assert np.array_equal(factored.unpack_masks(), packed.unpack_masks()), f"step {s}"
+        assert not (factored.masks[:, 6] >> np.uint64(EDGES - 6 * 64)).any()
+        assert not (factored.masks[:, 7] >> np.uint64(38)).any()
+        swaps += int((factored.masks[:, 7] >> np.uint64(36) & np.uint64(1)).sum())
+        actions = packed.sample_actions().copy()
+        packed.step(actions)
+        factored.step(actions)
+    assert swaps > 0  # the swap decision was met and masked
+
+
+def test_factored_only_for_the_board() -> None:
+    """The card game's 32 actions have nothing to factor: its env and kernel refuse the mode."""
+    with pytest.raises(GenialError, match="mask must be"):
+        CardVectorEnv(2, CardRules(2), mask="factored")  # type: ignore[arg-type]
+    with pytest.raises(ValueError, match="no factored masks"):
+        _cards_vector.Kernel(CardRules(2).core(), 2, 3, 0)
+    with pytest.raises(ValueError, match="bad mask mode"):
+        _vector.Kernel(Rules(2).core(), 2, 4, 0)
+
+
+def test_unfactor_masks_checks_its_input() -> None:
+    good = np.zeros((3, FACTORED_SIZE), dtype=np.uint64)
+    assert unfactor_masks(good).shape == (3, ACTION_SIZE) and not unfactor_masks(good).any()
+    for bad, why in [
+        (np.zeros((3, FACTORED_SIZE), dtype=np.int64), "uint64"),
+        (np.zeros((3, 7), dtype=np.uint64), "8 words"),
+        (np.uint64(0), "uint64 array"),
+        ([0] * FACTORED_SIZE, "uint64 array"),
+    ]:
+        with pytest.raises(GenialError, match=why):
+            unfactor_masks(bad)  # type: ignore[arg-type]

@@ -15,7 +15,7 @@
 #   ``ranks``;
 # - ``struct Env``: one environment, with at least ``GState st``, ``genial_pcg chance``,
 #   ``genial_pcg policy``, ``bitgen_t chance_bg``, ``bitgen_t policy_bg``, ``uint64_t episode``
-#   and ``uint8_t dirty`` (the draw pile may be out of canonical order);
+#   and ``uint8_t dirty`` (the draw pile may be out of canonical order: set to 1, any change);
 # - ``MAX_PREFIX`` (the seed words a root may have) and ``PILE`` (a str: what the game draws
 #   from, for the error messages);
 # - the game's functions, all ``noexcept nogil`` but ``read_base``, ``same_rules`` and
@@ -45,7 +45,8 @@ import numpy as np
 cdef enum:
     MODE_NONE = 0               # the mask modes (``mode``): no masks,
     MODE_PACKED = 1             # bit-packed (the game's layout),
-    MODE_BOOL = 2               # one bool per action
+    MODE_BOOL = 2               # one bool per action,
+    MODE_FACTORED = 3           # factored (the game's layout; the board game only)
 
 cdef uint64_t POLICY_WORD = 4294967296ULL   # genial.seeds.POLICY_STREAM: the samplers' first key
 POLICY_KEY = POLICY_WORD
@@ -80,7 +81,7 @@ cdef class _EnvBatch:
         cdef Py_ssize_t i
         if n < 1:
             raise ValueError("at least one environment")
-        if mode not in (MODE_NONE, MODE_PACKED, MODE_BOOL):
+        if mode not in (MODE_NONE, MODE_PACKED, MODE_BOOL, MODE_FACTORED):
             raise ValueError(f"bad mask mode {mode}")
         read_base(base, &self.base)
         self.n = n

@@ -34,8 +34,8 @@ from .seeds import as_seed_sequence, child_seed
 __all__ = ["MAX_ENVS", "BatchedEnv", "IllegalActionError"]
 
 MAX_ENVS = 2**24
-MaskMode = Literal["packed", "bool", "none"]
-_MODES: dict[str, int] = {"none": 0, "packed": 1, "bool": 2}
+MaskMode = Literal["packed", "bool", "none", "factored"]
+_MODES: dict[str, int] = {"none": 0, "packed": 1, "bool": 2, "factored": 3}
 _INFO = ("current_player", "legal_counts", "episode", "final_scores", "final_ranks")
 
 
@@ -134,16 +134,19 @@ class BatchedEnv(Generic[R, G]):
     ``CardVectorEnv`` (see their docstrings).
 
     A subclass sets ``_ACTION_SIZE``, ``_OBS`` (the kernel's observation arrays),
-    ``_MASK_CHOICES`` (the mask modes as its error message lists them), ``_MAX_TURNS``, its
+    ``_MASK_CHOICES`` (the mask modes it has, as its error message lists them; ``_MASK_MODES``
+    the same as a tuple), ``_MAX_TURNS``, its
     rules type (``_rules_type``, read with its ``of``), kernel type (``_kernel_type``, made from
     the rules' kernel state), game type (``_game_type``, a ``genial.base.GameBase``) and the
     function that unpacks its packed masks (``_unpack``), and defines ``_env_bytes`` and
-    ``_illegal`` (annotating ``_kernel`` with its kernel's type).
+    ``_illegal`` (annotating ``_kernel`` with its kernel's type). A game with factored masks
+    also overrides ``_unfactor``.
     """
 
     _ACTION_SIZE: ClassVar[int]
     _OBS: ClassVar[tuple[str, ...]]
     _MASK_CHOICES: ClassVar[str]
+    _MASK_MODES: ClassVar[tuple[str, ...]] = ("packed", "bool", "none")
     _MAX_TURNS: ClassVar[int]
     _rules_type: ClassVar[Any]
     _kernel_type: ClassVar[Any]
@@ -161,7 +164,7 @@ class BatchedEnv(Generic[R, G]):
     ) -> None:
         n = checked_int(n_envs, "n_envs", 1, MAX_ENVS)
         game_rules = self._read_rules(rules)
-        if not isinstance(mask, str) or mask not in _MODES:
+        if not isinstance(mask, str) or mask not in self._MASK_MODES:
             raise GenialError(f"mask must be {self._MASK_CHOICES}, got {excerpt(mask)}")
         turns = 0 if max_turns is None else checked_int(max_turns, "max_turns", 1, self._MAX_TURNS)
         per_env = self._env_bytes(mask)
@@ -207,6 +210,9 @@ class BatchedEnv(Generic[R, G]):
 
     def _illegal(self, i: int, action: int) -> IllegalActionError:  # pragma: no cover
         raise NotImplementedError
+
+    def _unfactor(self, masks: npt.NDArray[Any]) -> npt.NDArray[np.bool_]:  # pragma: no cover
+        raise NotImplementedError  # (only a game with factored masks is made with them)
 
     # -- what it is ------------------------------------------------------------------------------
     @property
@@ -270,9 +276,9 @@ class BatchedEnv(Generic[R, G]):
 
     @property
     def masks(self) -> npt.NDArray[Any] | None:
-        """The legal-action masks: bool ``(n_envs, ACTION_SIZE)``, bit-packed (the layout of
-        each game's is in its class's docstring and ``docs/vector.md``), or None when made with
-        ``mask="none"``."""
+        """The legal-action masks: bool ``(n_envs, ACTION_SIZE)``, bit-packed or factored (the
+        layout of each game's is in its class's docstring and ``docs/vector.md``), or None when
+        made with ``mask="none"``."""
         return self._masks
 
     def unpack_masks(self) -> npt.NDArray[np.bool_]:
@@ -282,6 +288,8 @@ class BatchedEnv(Generic[R, G]):
         if self._mask == "bool":
             full: npt.NDArray[np.bool_] = self._masks.copy()
             return full
+        if self._mask == "factored":
+            return self._unfactor(self._masks)
         return type(self)._unpack(self._masks)
 
     # -- playing ---------------------------------------------------------------------------------

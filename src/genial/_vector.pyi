@@ -11,6 +11,7 @@ POLICY_KEY: int
 ENV_BYTES: int
 ENV_FIELDS: dict[str, int]
 MASK_SIZE: int
+FACTORED_SIZE: int
 
 def area_cells(radius: int) -> list[tuple[int, int]]: ...
 def pcg_step_agrees(state_hi: int, state_lo: int, inc_hi: int, inc_lo: int, steps: int) -> bool: ...

@@ -21,7 +21,7 @@ edges whose part of the mask may have changed are rewritten (``update_packed``).
 
 from libc.stdint cimport int8_t, int16_t, int32_t, uint8_t, uint32_t, uint64_t
 from libc.stdlib cimport calloc, free
-from libc.string cimport memcmp, memcpy, memset
+from libc.string cimport memcmp, memcpy, memmove, memset
 from numpy.random cimport bitgen_t
 
 from genial._common cimport (
@@ -79,10 +79,14 @@ cdef enum:
     MAX_PREFIX = 4096           # seed words a root may have before a child's key (a spawn key
                                 # of thousands of levels)
     MAX_CELLS = 169             # cells of the largest area (radius 7)
+    FACTORED_WORDS = NWORDS + 1 # a factored mask: the edge set's NWORDS words, then the rack's
+                                # 36 (colour, colour) bits c0 * 6 + c1, swap (bit 36), keep (37)
 
 MASK_SIZE = MASK_BYTES
+FACTORED_SIZE = FACTORED_WORDS
 # the pairs of edges (bit 2k of a word of edges) in the last word: edges below NEDGE
 cdef uint64_t LAST_PAIRS = ((<uint64_t>1) << (NEDGE - 64 * (NWORDS - 1))) - 1
+cdef uint64_t LAST_EDGES = LAST_PAIRS   # the edges of the last word: those below NEDGE
 
 # ---------------------------------------------------------------------------------------------
 # tables, built once at import from the board kernel's
@@ -149,7 +153,9 @@ cdef struct Env:
     bitgen_t chance_bg
     bitgen_t policy_bg
     uint64_t episode
-    uint8_t dirty               # the bag may be out of canonical order (draws or returns since)
+    uint8_t dirty               # the bag may be out of canonical order (draws or returns since):
+                                # 1 any change, 2 one draw of ``last_draw`` from canonical order
+    uint8_t last_draw
     uint8_t bag_counts[NTYPE]   # the bag's contents by tile type (kept through every step)
     # the decision due, factored (written by write_obs): in the placement phase the legal
     # actions are exactly edges x pattern (edge e, bit c0 * 6 + c1); in the swap phase swap, keep
@@ -191,6 +197,34 @@ cdef inline void fill_bag(Bag *bag, const uint8_t *counts) noexcept nogil:
                 buf[pos + j] = t
         pos += c
     memcpy(bag.item, buf, bag.n)
+
+
+cdef inline void resort_one(Bag *bag, const uint8_t *counts, int t) noexcept nogil:
+    """``fill_bag`` after one draw of a ``t`` from a bag in canonical order (``counts`` are the
+    contents after it), without rewriting the bag: the draw moved the last item, the largest,
+    into the slot of the ``t`` drawn (``bag_remove_at``), which lies in the run of ``t``
+    (``lo .. lo + counts[t]``, one longer before the draw). That largest item goes back to the
+    end and the items after its slot move down one: the bag sorted, as ``bag_sort`` leaves it
+    (the byte past the last item is the same stale one). If the contents do not fit the bag
+    (never, by the counts' upkeep), the bag is filled from them."""
+    cdef int u, lo = 0, k, end, x
+    for u in range(t):
+        lo += counts[u]
+    end = lo + counts[t] + 1
+    if end > bag.n + 1 or bag.n + 1 > BAG_CAP:
+        fill_bag(bag, counts)
+        return
+    k = lo
+    while k < end and bag.item[k] == t:
+        k += 1
+    if k == end:                        # the largest item was a t: nothing moved out of order
+        return
+    if k >= bag.n:                      # (not a draw from a canonical bag: never)
+        fill_bag(bag, counts)
+        return
+    x = bag.item[k]
+    memmove(bag.item + k, bag.item + k + 1, bag.n - 1 - k)
+    bag.item[bag.n - 1] = x
 
 
 cdef inline uint64_t rack_bits(State *st) noexcept nogil:
@@ -375,6 +409,25 @@ cdef void update_bool(uint8_t *dst, Env *e) noexcept nogil:
         dst[ACT_KEEP] = e.swap
         e.m_swap = e.swap
 
+cdef void update_factored(uint64_t *dst, Env *e) noexcept nogil:
+    """The same for a factored mask (``FACTORED_WORDS`` words): the allowed edges (bit ``k %
+    64`` of word ``k // 64`` for edge ``k``), then the pattern with swap and keep above it. Only
+    the words that changed are written."""
+    cdef uint64_t cur
+    cdef int w
+    for w in range(NWORDS):
+        cur = e.edges[w]
+        if w == NWORDS - 1:
+            cur &= LAST_EDGES            # (no edge past the last)
+        if cur != e.m_edges[w]:
+            dst[w] = cur
+            e.m_edges[w] = cur
+    if e.pattern != e.m_pattern or e.swap != e.m_swap:
+        dst[NWORDS] = e.pattern | ((<uint64_t>(e.swap * 3)) << 36)
+        e.m_pattern = e.pattern
+        e.m_swap = e.swap
+
+
 # ---------------------------------------------------------------------------------------------
 # what the shared batch (genial/_envs.pxi) asks of the game
 
@@ -494,7 +547,7 @@ cdef class Kernel(_EnvBatch):
     outputs in the numpy arrays of ``arrays`` (made here, written in place by every call; their
     memory is the kernel's, so no Python code can free or resize it under the kernel).
 
-    ``mode``: 0 no masks, 1 bit-packed masks, 2 bool masks. ``max_turns``: a game still running
+    ``mode``: 0 no masks, 1 bit-packed masks, 2 bool masks, 3 factored masks. ``max_turns``: a game still running
     when its turn counter passes it is truncated (0: never). Call ``seed`` then ``start`` first.
     One thread at a time may call the kernel (another gets ``RuntimeError``); ``step`` checks
     and applies its own copy of the actions, whatever the caller's array does meanwhile. The
@@ -539,7 +592,9 @@ cdef class Kernel(_EnvBatch):
             "bag": ((n,), np.uint8),
             "rack_sizes": ((n, players), np.uint8),
             "current_player": ((n,), np.int8),
-        }, ((n, MASK_BYTES), np.uint8) if mode == MODE_PACKED else ((n, ACT_SIZE), np.bool_))
+        }, ((n, MASK_BYTES), np.uint8) if mode == MODE_PACKED
+           else ((n, FACTORED_WORDS), np.uint64) if mode == MODE_FACTORED
+           else ((n, ACT_SIZE), np.bool_))
         self.o_board = <uint8_t *><Py_ssize_t>pointers["board"]
         self.o_rack = <uint8_t *><Py_ssize_t>pointers["rack"]
         self.o_scores = <uint8_t *><Py_ssize_t>pointers["scores"]
@@ -617,6 +672,8 @@ cdef class Kernel(_EnvBatch):
             update_packed(self.o_mask + i * MASK_BYTES, e)
         elif self.mode == MODE_BOOL:
             update_bool(self.o_mask + i * ACT_SIZE, e)
+        elif self.mode == MODE_FACTORED:
+            update_factored(<uint64_t *>self.o_mask + i * FACTORED_WORDS, e)
 
     # -- stepping --------------------------------------------------------------------------------
     def reason(self, Py_ssize_t i, int action):
@@ -636,8 +693,10 @@ cdef class Kernel(_EnvBatch):
         cdef uint8_t *board
         cdef uint8_t drawn[BAG_CAP]
         cdef uint8_t old[MAXRACK]
-        if e.dirty:
-            fill_bag(&st.bag, e.bag_counts)  # canonical order before any draw, as Core.apply
+        if e.dirty == 1:                   # canonical order before any draw, as Core.apply
+            fill_bag(&st.bag, e.bag_counts)
+        elif e.dirty == 2:
+            resort_one(&st.bag, e.bag_counts, e.last_draw)
         cur = st.current
         nr = st.rack_n[cur]
         if a == ACT_SWAP:                  # the rack goes back to the bag (RULES §3.5)
@@ -653,8 +712,16 @@ cdef class Kernel(_EnvBatch):
         if a == ACT_SWAP:
             for j in range(nr):
                 e.bag_counts[old[j]] += 1
-        e.dirty = ds.n_log > 0             # every change of the bag draws (a swap draws the new
-                                           # rack before the old one goes back)
+        # every change of the bag draws (a swap draws the new rack before the old one goes back):
+        # none, the bag is still canonical; one tile drawn for a placement, ``resort_one`` puts it
+        # back in order; else ``fill_bag`` does
+        if ds.n_log == 0:
+            e.dirty = 0
+        elif ds.n_log == 1 and a != ACT_SWAP:
+            e.dirty = 2
+            e.last_draw = drawn[0]
+        else:
+            e.dirty = 1
         if a < ACT_SWAP:
             edge = a // 36
             c0 = (a // 6) % 6
@@ -696,6 +763,8 @@ cdef class Kernel(_EnvBatch):
             memset(self.o_mask + i * MASK_BYTES, 0, MASK_BYTES)
         elif self.mode == MODE_BOOL:
             memset(self.o_mask + i * ACT_SIZE, 0, ACT_SIZE)
+        elif self.mode == MODE_FACTORED:
+            memset(self.o_mask + i * FACTORED_WORDS * 8, 0, FACTORED_WORDS * 8)
 
 
 def pcg_step_agrees(uint64_t state_hi, uint64_t state_lo, uint64_t inc_hi, uint64_t inc_lo,

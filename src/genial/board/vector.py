@@ -41,12 +41,26 @@ from .geometry import Cell, area
 from .moves import ACTION_KEEP, ACTION_SIZE, ACTION_SWAP, MOVES, tile_text
 from .rules import Rules
 
-__all__ = ["MASK_BYTES", "IllegalActionError", "VectorEnv", "unpack_masks"]
+__all__ = [
+    "EDGES",
+    "FACTORED_SIZE",
+    "MASK_BYTES",
+    "IllegalActionError",
+    "VectorEnv",
+    "unfactor_masks",
+    "unpack_masks",
+]
 
 MASK_BYTES: int = _vector.MASK_SIZE
 """Bytes of a bit-packed mask: ``ceil(ACTION_SIZE / 8)`` (1,918). Action ``a`` is bit ``a % 8``
 of byte ``a // 8`` (numpy's ``bitorder="little"``)."""
-MaskMode = Literal["packed", "bool", "none"]
+FACTORED_SIZE: int = _vector.FACTORED_SIZE
+"""Words (``uint64``) of a factored mask, 8: the allowed edges (edge ``e`` is bit ``e % 64`` of
+word ``e // 64``, words 0..6), then word 7: bit ``c0 * 6 + c1`` for each (colour, colour)
+placement the rack allows, bit 36 swap and bit 37 keep (both set at the swap decision). Action
+``e * 36 + c0 * 6 + c1`` is legal when its edge's bit and its pair's bit are both set."""
+EDGES: int = ACTION_SWAP // 36
+MaskMode = Literal["packed", "bool", "none", "factored"]
 _STATE_BYTES = 2_800  # a game's kernel state and streams, about (for the memory check)
 assert POLICY_STREAM == _vector.POLICY_KEY  # the samplers' key (docs/vector.md, "Seeds")
 
@@ -64,6 +78,33 @@ def unpack_masks(masks: npt.NDArray[np.uint8]) -> npt.NDArray[np.bool_]:
         raise GenialError(f"masks: {MASK_BYTES} bytes a mask, got {masks.shape[-1]}")
     bits = np.unpackbits(masks, axis=-1, count=ACTION_SIZE, bitorder="little")
     return bits.view(np.bool_)
+
+
+def unfactor_masks(masks: npt.NDArray[np.uint64]) -> npt.NDArray[np.bool_]:
+    """Factored masks ``(..., FACTORED_SIZE)`` as bools ``(..., ACTION_SIZE)``: edge ``e``'s 36
+    actions are the pair bits where ``e``'s bit is set.
+
+    >>> factored = np.zeros(FACTORED_SIZE, dtype=np.uint64)
+    >>> factored[0] = 1 << 3                              # edge 3
+    >>> factored[7] = (1 << (0 * 6 + 2)) | (1 << (2 * 6 + 0))   # RB, either way round
+    >>> unfactor_masks(factored).nonzero()[0].tolist()
+    [110, 120]
+    """
+    if not isinstance(masks, np.ndarray) or masks.dtype != np.uint64 or masks.ndim < 1:
+        raise GenialError(f"masks: a uint64 array of factored masks, got {excerpt(masks)}")
+    if masks.shape[-1] != FACTORED_SIZE:
+        raise GenialError(f"masks: {FACTORED_SIZE} words a factored mask, got {masks.shape[-1]}")
+    lead = masks.shape[:-1]
+    shifts = np.arange(64, dtype=np.uint64)
+    edges = ((masks[..., :7, None] >> shifts) & np.uint64(1)).astype(np.bool_)
+    edges = edges.reshape((*lead, 7 * 64))[..., :EDGES]
+    low = ((masks[..., 7, None] >> shifts[:38]) & np.uint64(1)).astype(np.bool_)
+    full = np.empty((*lead, ACTION_SIZE), dtype=np.bool_)
+    full[..., :ACTION_SWAP] = (edges[..., :, None] & low[..., None, :36]).reshape(
+        (*lead, ACTION_SWAP)
+    )
+    full[..., ACTION_SWAP:] = low[..., 36:]
+    return full
 
 
 _WHY = {
@@ -99,10 +140,12 @@ class VectorEnv(BatchedEnv[Rules, Game]):
         ``k``-th game deals and draws its tiles exactly as
         ``Game(rules, seed=genial.seeds.child_seed(root, i, k))`` with the same moves, and env
         ``i``'s sampler draws from ``child_seed(root, 2**32, i)``.
-    mask : "packed", "bool" or "none"
+    mask : "packed", "bool", "factored" or "none"
         The legal-action masks written at every step: bit-packed ``uint8 (n_envs, 1918)``
-        (default; ``unpack_masks``), ``bool (n_envs, 15338)``, or none (``legal_counts`` and
-        ``sample_actions`` still work).
+        (default; ``unpack_masks``), ``bool (n_envs, 15338)``, factored ``uint64 (n_envs, 8)``
+        (the allowed edges and the rack's (colour, colour) placements, whose product is the
+        mask: ``FACTORED_SIZE``, ``unfactor_masks``; the fastest to write), or none
+        (``legal_counts`` and ``sample_actions`` still work).
     max_turns : int or None
         Truncate a game still running when its turn counter passes this (no reward).
 
@@ -113,7 +156,8 @@ class VectorEnv(BatchedEnv[Rules, Game]):
     _kernel: _vector.Kernel
     _ACTION_SIZE = ACTION_SIZE
     _OBS = ("board", "rack", "scores", "rack_sizes", "phase", "bonus", "bag")
-    _MASK_CHOICES = "'packed', 'bool' or 'none'"
+    _MASK_CHOICES = "'packed', 'bool', 'factored' or 'none'"
+    _MASK_MODES = ("packed", "bool", "factored", "none")
     _MAX_TURNS = 32_766
     _rules_type = Rules
     _kernel_type = _vector.Kernel
@@ -132,7 +176,11 @@ class VectorEnv(BatchedEnv[Rules, Game]):
         super().__init__(n_envs, rules, seed, mask=mask, max_turns=max_turns)
 
     def _env_bytes(self, mask: MaskMode) -> int:
-        return _STATE_BYTES + {"none": 0, "packed": MASK_BYTES, "bool": ACTION_SIZE}[mask]
+        sizes = {"none": 0, "packed": MASK_BYTES, "bool": ACTION_SIZE, "factored": FACTORED_SIZE}
+        return _STATE_BYTES + sizes[mask]
+
+    def _unfactor(self, masks: npt.NDArray[Any]) -> npt.NDArray[np.bool_]:
+        return unfactor_masks(masks)
 
     @property
     def cells(self) -> tuple[Cell, ...]:

@@ -248,6 +248,8 @@ cdef class Kernel(_EnvBatch):
     cdef int8_t *o_current
 
     def __cinit__(self, Cards base not None, Py_ssize_t n, int mode, int max_turns):
+        if mode == MODE_FACTORED:       # (32 actions: nothing to factor)
+            raise ValueError("the card game has no factored masks")
         self.display_size = self.base.display_size
         players = self.players
         pointers = self._make_arrays({

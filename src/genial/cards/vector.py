@@ -124,7 +124,7 @@ class CardVectorEnv(BatchedEnv[CardRules, CardGame]):
     ) -> None:
         super().__init__(n_envs, rules, seed, mask=mask, max_turns=max_turns)
 
-    def _env_bytes(self, mask: MaskMode) -> int:
+    def _env_bytes(self, mask: str) -> int:
         return _ENV_BYTES
 
     def sample_actions(self, out: npt.NDArray[np.int32] | None = None) -> npt.NDArray[np.int32]:
