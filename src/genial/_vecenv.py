@@ -134,8 +134,8 @@ class BatchedEnv(Generic[R, G]):
     ``CardVectorEnv`` (see their docstrings).
 
     A subclass sets ``_ACTION_SIZE``, ``_OBS`` (the kernel's observation arrays),
-    ``_MASK_CHOICES`` (the mask modes it has, as its error message lists them; ``_MASK_MODES``
-    the same as a tuple), ``_MAX_TURNS``, its
+    ``_MASK_MODES`` (the mask modes it has, in the order its error message lists them),
+    ``_MAX_TURNS``, its
     rules type (``_rules_type``, read with its ``of``), kernel type (``_kernel_type``, made from
     the rules' kernel state), game type (``_game_type``, a ``genial.base.GameBase``) and the
     function that unpacks its packed masks (``_unpack``), and defines ``_env_bytes`` and
@@ -145,7 +145,6 @@ class BatchedEnv(Generic[R, G]):
 
     _ACTION_SIZE: ClassVar[int]
     _OBS: ClassVar[tuple[str, ...]]
-    _MASK_CHOICES: ClassVar[str]
     _MASK_MODES: ClassVar[tuple[str, ...]] = ("packed", "bool", "none")
     _MAX_TURNS: ClassVar[int]
     _rules_type: ClassVar[Any]
@@ -165,7 +164,8 @@ class BatchedEnv(Generic[R, G]):
         n = checked_int(n_envs, "n_envs", 1, MAX_ENVS)
         game_rules = self._read_rules(rules)
         if not isinstance(mask, str) or mask not in self._MASK_MODES:
-            raise GenialError(f"mask must be {self._MASK_CHOICES}, got {excerpt(mask)}")
+            *most, last = (repr(m) for m in self._MASK_MODES)
+            raise GenialError(f"mask must be {', '.join(most)} or {last}, got {excerpt(mask)}")
         turns = 0 if max_turns is None else checked_int(max_turns, "max_turns", 1, self._MAX_TURNS)
         per_env = self._env_bytes(mask)
         limit = _physical_memory()

@@ -86,7 +86,6 @@ MASK_SIZE = MASK_BYTES
 FACTORED_SIZE = FACTORED_WORDS
 # the pairs of edges (bit 2k of a word of edges) in the last word: edges below NEDGE
 cdef uint64_t LAST_PAIRS = ((<uint64_t>1) << (NEDGE - 64 * (NWORDS - 1))) - 1
-cdef uint64_t LAST_EDGES = LAST_PAIRS   # the edges of the last word: those below NEDGE
 
 # ---------------------------------------------------------------------------------------------
 # tables, built once at import from the board kernel's
@@ -418,7 +417,7 @@ cdef void update_factored(uint64_t *dst, Env *e) noexcept nogil:
     for w in range(NWORDS):
         cur = e.edges[w]
         if w == NWORDS - 1:
-            cur &= LAST_EDGES            # (no edge past the last)
+            cur &= LAST_PAIRS            # (no edge past the last: NEDGE's bits of the word)
         if cur != e.m_edges[w]:
             dst[w] = cur
             e.m_edges[w] = cur
@@ -547,8 +546,9 @@ cdef class Kernel(_EnvBatch):
     outputs in the numpy arrays of ``arrays`` (made here, written in place by every call; their
     memory is the kernel's, so no Python code can free or resize it under the kernel).
 
-    ``mode``: 0 no masks, 1 bit-packed masks, 2 bool masks, 3 factored masks. ``max_turns``: a game still running
-    when its turn counter passes it is truncated (0: never). Call ``seed`` then ``start`` first.
+    ``mode``: 0 no masks, 1 bit-packed masks, 2 bool masks, 3 factored masks. ``max_turns``: a
+    game still running when its turn counter passes it is truncated (0: never). Call ``seed``
+    then ``start`` first.
     One thread at a time may call the kernel (another gets ``RuntimeError``); ``step`` checks
     and applies its own copy of the actions, whatever the caller's array does meanwhile. The
     loops are the shared batch's (``genial/_envs.pxi``); this class writes the board's outputs.

@@ -95,10 +95,11 @@ def unfactor_masks(masks: npt.NDArray[np.uint64]) -> npt.NDArray[np.bool_]:
     if masks.shape[-1] != FACTORED_SIZE:
         raise GenialError(f"masks: {FACTORED_SIZE} words a factored mask, got {masks.shape[-1]}")
     lead = masks.shape[:-1]
+    words = FACTORED_SIZE - 1  # of edges; the last word holds the pairs, swap and keep
     shifts = np.arange(64, dtype=np.uint64)
-    edges = ((masks[..., :7, None] >> shifts) & np.uint64(1)).astype(np.bool_)
-    edges = edges.reshape((*lead, 7 * 64))[..., :EDGES]
-    low = ((masks[..., 7, None] >> shifts[:38]) & np.uint64(1)).astype(np.bool_)
+    edges = ((masks[..., :words, None] >> shifts) & np.uint64(1)).astype(np.bool_)
+    edges = edges.reshape((*lead, words * 64))[..., :EDGES]
+    low = ((masks[..., words, None] >> shifts[:38]) & np.uint64(1)).astype(np.bool_)
     full = np.empty((*lead, ACTION_SIZE), dtype=np.bool_)
     full[..., :ACTION_SWAP] = (edges[..., :, None] & low[..., None, :36]).reshape(
         (*lead, ACTION_SWAP)
@@ -156,7 +157,6 @@ class VectorEnv(BatchedEnv[Rules, Game]):
     _kernel: _vector.Kernel
     _ACTION_SIZE = ACTION_SIZE
     _OBS = ("board", "rack", "scores", "rack_sizes", "phase", "bonus", "bag")
-    _MASK_CHOICES = "'packed', 'bool', 'factored' or 'none'"
     _MASK_MODES = ("packed", "bool", "factored", "none")
     _MAX_TURNS = 32_766
     _rules_type = Rules
@@ -176,7 +176,12 @@ class VectorEnv(BatchedEnv[Rules, Game]):
         super().__init__(n_envs, rules, seed, mask=mask, max_turns=max_turns)
 
     def _env_bytes(self, mask: MaskMode) -> int:
-        sizes = {"none": 0, "packed": MASK_BYTES, "bool": ACTION_SIZE, "factored": FACTORED_SIZE}
+        sizes = {
+            "none": 0,
+            "packed": MASK_BYTES,
+            "bool": ACTION_SIZE,
+            "factored": 8 * FACTORED_SIZE,
+        }
         return _STATE_BYTES + sizes[mask]
 
     def _unfactor(self, masks: npt.NDArray[Any]) -> npt.NDArray[np.bool_]:

@@ -106,7 +106,7 @@ class CardVectorEnv(BatchedEnv[CardRules, CardGame]):
         "bonus",
         "turn",
     )
-    _MASK_CHOICES = "'bool', 'packed' or 'none'"
+    _MASK_MODES = ("bool", "packed", "none")
     _MAX_TURNS = MAX_TURN_CAP
     _rules_type = CardRules
     _kernel_type = _vector.Kernel
