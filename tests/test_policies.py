@@ -102,5 +102,5 @@ def test_a_callable_policy_points_to_the_vector_environment() -> None:
     for policy in (lambda game: 0, [lambda game: 0, "random"]):
         with pytest.raises(genial.GenialError, match=r"is a callable: .*genial\.vector\.VectorEnv"):
             genial.simulate(10, policy=policy)  # type: ignore[arg-type]
-    with pytest.raises(genial.GenialError, match="search policies are the board game's"):
+    with pytest.raises(genial.GenialError, match="are the board game's policies"):
         genial.simulate(10, game="cards", policy="mc:10")

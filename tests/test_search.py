@@ -273,8 +273,9 @@ def test_bad_search_names(name: str, message: str) -> None:
 def test_the_card_game_has_no_search_policies() -> None:
     game = CardGame(2, seed=1)
     before = game.to_text()
-    with pytest.raises(GenialError, match="no search policies"):
-        game.choose("mc:10")
+    for name in ("mc:10", "mcts:5", "value"):
+        with pytest.raises(GenialError, match="are the board game's policies"):
+            game.choose(name)
     assert game.to_text() == before
     with pytest.raises(GenialError, match="board game's"):
         parse_policies("mcts:10", 2, search=False)

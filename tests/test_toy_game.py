@@ -260,7 +260,7 @@ def test_simulate_from_a_position_and_with_other_rules() -> None:
         ({"rules": 5}, RulesError, "players must be an int from 2 to 4"),
         ({"rules": "pig9"}, RulesError, "toy rules are"),
         ({"rules": 2.0}, GenialError, r"rules.* 2\.0"),
-        ({"policy": "mc:10"}, GenialError, "search policies are the board game's"),
+        ({"policy": "mc:10"}, GenialError, "are the board game's policies"),
         ({"policy": ("greedy",) * 3}, GenialError, "one policy or one per seat"),
         ({"start": "pig3 | 0 0 0 | seat 0 | total 0 | move 0"}, GenialError, "not of ToyRules"),
         ({"start": "pig2 | 30 3 | seat 1 | total 0 | move 40"}, GenialError, "already over"),
@@ -393,7 +393,7 @@ def test_evaluate() -> None:
         evaluate(near, playouts=10, moves=["pass"])
     with pytest.raises(GenialError, match="moves: 'hold' is not legal here"):
         evaluate(ToyGame(2, seed=1), playouts=10, moves=["hold"])
-    with pytest.raises(GenialError, match="search policies are the board game's"):
+    with pytest.raises(GenialError, match="are the board game's policies"):
         evaluate(near, playouts=10, policy="mc:10")
     with pytest.raises(GenialError, match="the game is over"):
         evaluate(ToyGame.from_text("pig2 | 30 20 | seat 1 | total 0 | move 30"), playouts=10)

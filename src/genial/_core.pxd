@@ -56,6 +56,10 @@ cdef enum:
     POL_EPSILON = 2
     POL_MC = 3          # flat Monte Carlo over determinisations (docs/search.md)
     POL_MCTS = 4        # single-observer information-set MCTS (docs/search.md)
+    POL_VALUE = 5       # one ply scored by the learned evaluation (docs/value.md)
+
+cdef enum:
+    NFEAT = 40          # the learned evaluation's features (genial/_value.pxi), bias included
 
 cdef enum:
     MAX_ITERATIONS = 100000     # playouts or iterations of a search per decision, at most
@@ -149,7 +153,7 @@ cdef struct Search:
 cdef struct Policy:
     uint8_t kind                # POL_*
     double epsilon              # POL_EPSILON: the chance of a random move
-    Search search               # POL_MC, POL_MCTS
+    Search search               # POL_MC, POL_MCTS; POL_VALUE: its top_k (iterations 1)
 
 # ---------------------------------------------------------------------------------------------
 # the kernel's face (checked entry points are the methods of Core)

@@ -19,6 +19,8 @@ SEARCH_POLICIES: tuple[str, ...]
 ROLLOUTS: tuple[str, ...]
 MAX_SEARCH_ITERATIONS: int
 MAX_TOP_K: int
+N_FEATURES: int
+value_error: str | None
 ILLEGAL: dict[int, str]
 SYMBOLS: tuple[tuple[int, int], ...]
 COLOURS: str
@@ -133,12 +135,18 @@ class Core(_State):
         top_k: int = 0,
         explore: float = 0.7,
     ) -> int:
-        """The action of a ``POLICIES`` policy here, from ``bit_generator``; -1 if none. The
-        search policies ``"mc"`` and ``"mcts"`` take ``iterations`` (1 to
-        ``MAX_SEARCH_ITERATIONS``), ``rollout`` (one of ``ROLLOUTS``), ``top_k`` (0 to
-        ``MAX_TOP_K``; 0: every legal placement) and ``explore`` (mcts's UCB constant, 0 to
-        100); they never read the racks of the other seats (docs/search.md). ``ValueError`` for
-        a bad parameter or a finished game."""
+        """The action of a ``POLICIES`` policy here, from ``bit_generator``; -1 if none.
+        ``"value"`` takes ``top_k`` (its candidates). The search policies ``"mc"`` and
+        ``"mcts"`` take ``iterations`` (1 to ``MAX_SEARCH_ITERATIONS``), ``rollout`` (one of
+        ``ROLLOUTS``), ``top_k`` (0 to ``MAX_TOP_K``; 0: every legal placement) and
+        ``explore`` (mcts's UCB constant, 0 to 100); they never read the racks of the other seats
+        (docs/search.md). ``ValueError`` for a bad parameter or a finished game."""
+    def value_features(self, seat: int, fresh: bool = False) -> npt.NDArray[np.float64]:
+        """The learned evaluation's features of this position for ``seat`` (docs/value.md;
+        ``fresh``: as if its rack were swapped for a new one); only what ``seat`` can see."""
+    def value(self, seat: int, fresh: bool = False) -> float:
+        """The learned evaluation of this position for ``seat`` (its estimated share of first
+        place; solo: lowest counter over the cap), exact once the game is over."""
     def redeal(self, view_seat: int, bit_generator: np.random.BitGenerator) -> None:
         """Determinise in place for ``view_seat``: the other seats' racks go back to the bag,
         the bag is put in canonical order, and those seats (in seat order) draw as many tiles
@@ -202,3 +210,19 @@ class _RunChunk(Protocol[S]):
         """
 
 run_chunk: _RunChunk[Core]
+
+def value_samples(
+    start: Core,
+    chance: np.random.BitGenerator,
+    policy: np.random.BitGenerator,
+    policies: npt.NDArray[np.uint8],
+    epsilons: npt.NDArray[np.float64],
+    search: npt.NDArray[np.void] | None,
+    features: npt.NDArray[np.float32],
+    seats: npt.NDArray[np.int16],
+    targets: npt.NDArray[np.float32],
+    games: int,
+) -> tuple[int, int]:
+    """Training positions for the learned evaluation (docs/value.md): after every placement
+    that does not end the game, the features for the seat that placed, that seat, and its
+    final result; ``(games played, rows written)``."""

@@ -28,7 +28,7 @@ their own generators seeded from the policy stream, on copies of the state.
 """
 
 from libc.stdint cimport int8_t, int16_t, int32_t, int64_t, uint8_t, uint16_t, uint32_t, uint64_t
-from libc.math cimport log, sqrt
+from libc.math cimport exp, log, sqrt
 from libc.stdlib cimport calloc, free, malloc, qsort
 from libc.string cimport memcmp, memcpy, memset
 from numpy.random cimport bitgen_t
@@ -67,8 +67,9 @@ N_EDGES = NEDGE
 N_TILE_TYPES = NTYPE
 MAX_BAG = BAG_CAP
 POLICIES = {"random": POL_RANDOM, "greedy": POL_GREEDY, "epsilon-greedy": POL_EPSILON,
-            "mc": POL_MC, "mcts": POL_MCTS}
-SEARCH_POLICIES = ("mc", "mcts")
+            "mc": POL_MC, "mcts": POL_MCTS, "value": POL_VALUE}
+N_FEATURES = NFEAT
+SEARCH_POLICIES = ("mc", "mcts", "value")   # the policies with parameters (Search)
 ROLLOUTS = ("random", "greedy")
 MAX_SEARCH_ITERATIONS = MAX_ITERATIONS
 MAX_TOP_K = MAXCAND
@@ -95,6 +96,8 @@ cdef int16_t EDGE_B[NEDGE]
 cdef int16_t EDGE_DIR[NEDGE]        # direction from A to B
 cdef int16_t AREA_EDGES[8][NEDGE]   # the edges inside the area of each radius (5, 6, 7)
 cdef int16_t N_AREA_EDGES[8]
+cdef int16_t AREA_CELLS[8][NCELL]   # the cells of the area of each radius a tile may cover
+cdef int16_t N_AREA_CELLS[8]
 cdef uint8_t CELL_WORD[NCELL]       # a cell's edges lie in free_bits words CELL_WORD, CELL_WORD+1
 cdef uint64_t CELL_MASK[NCELL][2]   # ... with these bits
 cdef int16_t EDGE_SYMBOL[NEDGE]     # the symbol the edge touches, -1 if none
@@ -151,6 +154,11 @@ cdef void _build_tables():
     # edges: row-major over the first cell, then the second (E, SW, SE all point forward)
     for k in range(8):
         N_AREA_EDGES[k] = 0
+        N_AREA_CELLS[k] = 0
+        for a in range(NCELL):
+            if DIST[a] <= k and not _is_symbol(a):
+                AREA_CELLS[k][N_AREA_CELLS[k]] = a
+                N_AREA_CELLS[k] += 1
     e = 0
     for a in range(NCELL):
         if DIST[a] == 255 or _is_symbol(a):
@@ -473,8 +481,11 @@ cdef int end_placements(State *st, Draws *ds) noexcept nogil:
     return next_turn(st)
 
 
-cdef int place(State *st, int action, Draws *ds) noexcept nogil:
-    """Apply a legal placement (RULES §3.2-§3.6): score, bonus plays, end of turn or game."""
+cdef inline int place_tile(State *st, int action) noexcept nogil:
+    """Apply a legal placement (RULES §3.2-§3.6) up to the end of the turn's placements: the
+    tile, the points, the bonus plays earned, the end of the game. Returns 1 if the turn's
+    placements are over (``end_placements`` is due: the swap offer or the refill), else 0 (a
+    bonus placement follows, or the game is over). Draws nothing."""
     cdef int p = st.current
     cdef int k = st.rules.counter_of[p]
     cdef unsigned int u = <unsigned int>action      # a legal placement: 0 <= action < ACT_SWAP
@@ -525,7 +536,14 @@ cdef int place(State *st, int action, Draws *ds) noexcept nogil:
         return 0
     if st.bonus > 0 and st.rack_n[p] > 0:
         return 0                           # a bonus placement follows (RULES §3.4)
-    return end_placements(st, ds)
+    return 1
+
+
+cdef int place(State *st, int action, Draws *ds) noexcept nogil:
+    """Apply a legal placement (RULES §3.2-§3.6): score, bonus plays, end of turn or game."""
+    if place_tile(st, action):
+        return end_placements(st, ds)
+    return 0
 
 
 cdef int apply_action(State *st, int action, Draws *ds) noexcept nogil:
@@ -1537,10 +1555,15 @@ cdef int choose_mcts(State *st, const Search *sp, bitgen_t *rng) noexcept nogil:
     return pick
 
 
+include "genial/_value.pxi"
+
+
 cdef int choose_policy(State *st, const Policy *pol, bitgen_t *rng) noexcept nogil:
-    """The move of a seat's policy (a built-in one, or a search)."""
+    """The move of a seat's policy (a built-in one, a search, or the learned evaluation's)."""
     if st.phase == PH_OVER:
         return -1
+    if pol.kind == POL_VALUE:
+        return choose_value(st, pol.search.top_k, rng)
     if pol.kind == POL_MC:
         return choose_mc(st, &pol.search, rng)
     if pol.kind == POL_MCTS:
@@ -1551,6 +1574,7 @@ cdef int choose_policy(State *st, const Policy *pol, bitgen_t *rng) noexcept nog
 cdef int _t
 common_init()
 _build_tables()
+_load_value_weights()
 STANDARD_COUNTS = tuple(STANDARD_SET[_t] for _t in range(NTYPE))
 TRAVEL_COUNTS = tuple(TRAVEL_SET[_t] for _t in range(NTYPE))
 TILES = tuple((TILE_LO[_t], TILE_HI[_t]) for _t in range(NTYPE))
@@ -1721,7 +1745,7 @@ cdef class Core(_State):
     Pickles as its bytes.
     """
 
-    search_policies = SEARCH_POLICIES      # the kernel policies that search (``choose``)
+    search_policies = SEARCH_POLICIES      # the kernel policies with parameters (``choose``)
 
     def __init__(self, *, int players, int radius, int rack_size, int cap, int cross, int bonus,
                  int first, bint swap, bint teams, tile_counts):
@@ -1871,8 +1895,8 @@ cdef class Core(_State):
                str rollout="greedy", int top_k=0, double explore=0.7):
         """The action a kernel policy picks here (``bit_generator``: a numpy BitGenerator).
 
-        ``policy`` is a key of ``POLICIES``; the search policies (``"mc"``, ``"mcts"``) take
-        ``iterations`` (playouts or iterations per decision, 1 to ``MAX_ITERATIONS``),
+        ``policy`` is a key of ``POLICIES``; ``"value"`` takes ``top_k`` (its candidates, as a
+        search's); the search policies (``"mc"``, ``"mcts"``) take ``iterations`` (playouts or iterations per decision, 1 to ``MAX_ITERATIONS``),
         ``rollout`` (``"random"`` or ``"greedy"``), ``top_k`` (candidates: greedy's best k
         placements, 0 for every legal one) and ``explore`` (mcts's UCB constant); they play on
         copies and never read the other seats' racks (docs/search.md). Runs without the GIL.
@@ -1886,6 +1910,9 @@ cdef class Core(_State):
             raise ValueError(f"policy: one of {', '.join(POLICIES)}, got {policy[:40]!r}")
         pol.kind = POLICIES[policy]
         pol.epsilon = epsilon
+        if pol.kind == POL_VALUE:
+            check_value_ready()
+            iterations = 1
         if pol.kind >= POL_MC:
             if rollout not in ROLLOUTS:
                 raise ValueError(f"rollout: one of {', '.join(ROLLOUTS)}, got {rollout!r}")
@@ -1902,6 +1929,33 @@ cdef class Core(_State):
         with bit_generator.lock, nogil:
             a = choose_policy(&work, &pol, rng)
         return a
+
+    def value_features(self, int seat, bint fresh=False):
+        """The learned evaluation's features of this position for ``seat`` (docs/value.md;
+        ``fresh``: as if its rack were swapped for a new one), a float64 array of
+        ``N_FEATURES``. They use only what ``seat`` can see."""
+        cdef double share[NCOL]
+        cdef double f[NFEAT]
+        cdef int i
+        if not 0 <= seat < self.st.rules.players:
+            raise ValueError(f"no seat {seat}")
+        unseen_shares(&self.st, seat, share)
+        value_features(&self.st, seat, share, fresh, f)
+        return np.array([f[i] for i in range(NFEAT)])
+
+    def value(self, int seat, bint fresh=False):
+        """The learned evaluation of this position for ``seat``: its estimated share of first
+        place (solo: its lowest counter over the cap); exact once the game is over."""
+        cdef double share[NCOL]
+        cdef double f[NFEAT]
+        if not 0 <= seat < self.st.rules.players:
+            raise ValueError(f"no seat {seat}")
+        if self.st.phase == PH_OVER:
+            return final_value(&self.st, seat)
+        check_value_ready()
+        unseen_shares(&self.st, seat, share)
+        value_features(&self.st, seat, share, fresh, f)
+        return value_of(f, self.st.rules.n_sets)
 
     def redeal(self, int view_seat, object bit_generator):
         """Determinise in place for ``view_seat``: every other seat's rack goes back to the bag,
@@ -2052,7 +2106,7 @@ cdef int read_seats(const uint8_t[::1] policies, const double[::1] epsilons, obj
     cdef double eps[MAXP]
     cdef const Search[::1] params = None
     cdef int i
-    read_policies(policies, epsilons, players, POL_MCTS, codes, eps)
+    read_policies(policies, epsilons, players, POL_VALUE, codes, eps)
     if search is not None:
         params = search
     for i in range(players):
@@ -2060,10 +2114,82 @@ cdef int read_seats(const uint8_t[::1] policies, const double[::1] epsilons, obj
         pols[i].epsilon = eps[i]
         if codes[i] >= POL_MC:
             if params is None or params.shape[0] <= i:
-                raise ValueError("a search policy needs its parameters (search=)")
+                raise ValueError("a search or value policy needs its parameters (search=)")
             pols[i].search = params[i]
             _check_search(&pols[i].search)
+        if codes[i] == POL_VALUE:
+            check_value_ready()
     return 0
 
 
 include "genial/_batch.pxi"
+
+
+def value_samples(object start, object chance, object policy, const uint8_t[::1] policies,
+                  const double[::1] epsilons, object search, float[:, ::1] features,
+                  int16_t[::1] seats, float[::1] targets, Py_ssize_t games):
+    """Training positions for the learned evaluation (docs/value.md): up to ``games`` games
+    from ``start`` (a ``Core``, dealt first), draws from ``chance``, the seats' policies
+    (``policies``, ``epsilons``, ``search`` as for ``run_chunk``) from ``policy``; after every
+    placement that does not end the game, one row: the ``value_features`` of the position for
+    the seat that placed (as ``choose_value`` sees it), that seat, and once the game is over
+    the target, ``final_value`` for that seat. Stops before a game that might not fit the
+    rows left (a game has fewer placements than half the area's cells plus one). Returns
+    ``(games played, rows written)``; a game that stops with no legal move keeps no rows."""
+    cdef State base
+    cdef State st
+    cdef Policy pols[MAXP]
+    cdef Draws ds
+    cdef double share[NCOL]
+    cdef double f[NFEAT]
+    cdef bitgen_t *rng = bitgen_of(chance)
+    cdef bitgen_t *prng = bitgen_of(policy)
+    cdef Py_ssize_t rows = features.shape[0], n = 0, g = 0, first, i
+    cdef int a, p, more, j, stuck, per_game, players
+    if chance is policy:
+        raise ValueError("the chance and policy streams must be two bit generators")
+    if features.shape[1] != NFEAT or seats.shape[0] != rows or targets.shape[0] != rows:
+        raise ValueError(f"features: (rows, {NFEAT}); seats and targets: one per row")
+    if games < 0:
+        raise ValueError("games must be >= 0")
+    players = read_start(start, &base, True)
+    memset(pols, 0, sizeof(pols))
+    read_seats(policies, epsilons, search, players, pols)
+    per_game = N_AREA_CELLS[base.rules.radius] // 2 + 1
+    memset(&ds, 0, sizeof(Draws))
+    ds.rng = rng
+    with chance.lock, policy.lock, nogil:
+        while g < games and rows - n >= per_game:
+            memcpy(&st, &base, sizeof(State))
+            deal(&st, &ds)
+            first = n
+            stuck = 0
+            while st.phase != PH_OVER:
+                a = choose_seat(&st, &pols[st.current], prng)
+                if a < 0:
+                    stuck = 1
+                    break
+                if a >= ACT_SWAP:
+                    apply_action(&st, a, &ds)
+                    continue
+                p = st.current
+                more = place_tile(&st, a)
+                if st.phase == PH_OVER:
+                    break
+                if more:
+                    st.bonus = 0
+                unseen_shares(&st, p, share)
+                value_features(&st, p, share, False, f)
+                for j in range(NFEAT):
+                    features[n, j] = <float>f[j]
+                seats[n] = p
+                n += 1
+                if more:
+                    end_placements(&st, &ds)
+            g += 1
+            if stuck:
+                n = first
+                continue
+            for i in range(first, n):
+                targets[i] = <float>final_value(&st, seats[i])
+    return g, n

@@ -32,7 +32,8 @@ way: its decisions are the plays of the hand (each card either way round), or sw
 (RULES §5.5); ``lowest`` is the seat's lowest marker, ``points`` how far the play advances its
 two markers now (``CardGame.gains``). The player view redeals every other hand, the deck and the
 discard pile (face down, RULES §5.3), each keeping its size. Its policies are the card game's
-(``"random"``, ``"greedy"``, ``"epsilon-greedy"``); the search policies are the board game's.
+(``"random"``, ``"greedy"``, ``"epsilon-greedy"``); the search policies and ``"value"`` are the
+board game's.
 
 A game of another distribution (``genial.registry``) is analysed the same way without a kernel:
 an entry without ``analysis`` hooks has its playouts played through the game's own verbs

@@ -297,7 +297,9 @@ class GameBase(Generic[M, P, R]):
         name, eps = parse_policy(policy, epsilon)
         spec = search_spec(name)
         if spec is not None and spec.kind not in getattr(self._core, "search_policies", ()):
-            raise GenialError(f"policy {excerpt(policy)}: this game has no search policies")
+            raise GenialError(
+                f"policy {excerpt(policy)}: mc, mcts and value are the board game's policies"
+            )
         with self._lock:
             if self._core.phase == 2:
                 raise IllegalMoveError("there is no legal move to choose from: the game is over")

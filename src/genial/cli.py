@@ -1,7 +1,7 @@
 """The ``genial`` command line. It only calls the library.
 
 Every verb (``play``, ``simulate``, ``openings``, ``analyse``, ``arena``, ``match``,
-``replay``) is one command; ``--game NAME`` (default ``board``) chooses the game from the
+``replay``, ``learn``) is one command; ``--game NAME`` (default ``board``) chooses the game from the
 registry (``genial.registry``), never by a name written here: the game's entry names the module
 of its part of the command line (``GameEntry.cli``), which says which verbs the game has and
 adds the game's own options (its rules) to each. ``genial VERB --game NAME --help`` shows that
@@ -833,6 +833,28 @@ def _spelling(verb: str, game: str) -> str:
     return f"genial {verb} --game {game}{alias}"
 
 
+def _learn(args: argparse.Namespace, session: _Session) -> int:
+    from .learn import train
+
+    if args.policy and len(args.policy) > 1:
+        raise CommandLineError("learn plays every seat with one --policy")
+    out = _output("--out", args.out, RECORDS)
+    session.outputs = [out]
+    policy = args.policy[0] if args.policy else "greedy"
+    parse_policy(policy)
+    model = train(args.games, holdout=args.holdout, policy=policy, seed=args.seed)
+    session.finished = True
+    _write_all([(out, _text_writer(model.to_json()))])
+    for k, metric in sorted(model.metrics.items()):
+        session.say(
+            f"{k} counter set{'s' if k > 1 else ''}: held-out log loss {metric['log_loss']:.4f} "
+            f"(constant estimate {metric['log_loss_constant']}), "
+            f"{metric['train_positions']:,} training positions"
+        )
+    session.say(f"weights written to {args.out}")
+    return 0
+
+
 def _arena(args: argparse.Namespace, session: _Session) -> int:
     from .arena import arena
 
@@ -1128,6 +1150,20 @@ def _add_match(parser: argparse.ArgumentParser, game: _Commands) -> None:
     _add_progress(parser)
 
 
+def _add_learn(parser: argparse.ArgumentParser, game: _Commands) -> None:
+    """``genial learn``: ``genial.learn.train``, written by ``genial.learn.write_weights``."""
+    _add_count(parser, "--games", "games", 20_000, "training games per model")
+    _add_count(parser, "--holdout", "games", 3_000, "held-out games per model, to measure it")
+    _add_seed(parser)
+    _add_policy(parser, "greedy")
+    parser.add_argument(
+        "--out",
+        metavar="PATH.json",
+        required=True,
+        help="the weights file to write (the kernel reads genial/value_weights.json at import)",
+    )
+
+
 def _add_replay(parser: argparse.ArgumentParser, game: _Commands) -> None:
     """``genial replay``: a record as an HTML page or an SVG."""
     parser.add_argument("record", metavar="RECORD.json", help="a record written by play --record")
@@ -1167,6 +1203,11 @@ _VERBS = {
     ),
     "replay": _Verb(
         "a recorded game as a self-contained HTML replay page or an SVG", _add_replay, _replay
+    ),
+    "learn": _Verb(
+        "fit the learned evaluation of the value policy and write its weights file",
+        _add_learn,
+        _learn,
     ),
 }
 

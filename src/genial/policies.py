@@ -11,13 +11,17 @@ the bag) from the tiles it has not seen:
 
 - ``"mc:N"``: flat Monte Carlo, ``N`` playouts per decision shared by sequential halving among
   the candidates;
-- ``"mcts:N"``: information-set Monte Carlo tree search (single observer), ``N`` iterations.
+- ``"mcts:N"``: information-set Monte Carlo tree search (single observer), ``N`` iterations;
+- ``"value"``: one ply scored by the learned evaluation (docs/value.md): of greedy's best ``K``
+  placements, the one whose position the evaluation rates best for the mover; it swaps when a
+  fresh rack rates better than the kept one.
 
-``N`` is 1 to 100,000. Options follow, each after a colon, in any order: the rollout policy
-``random`` or ``greedy`` (default ``greedy``); ``kK``, the candidates, greedy's best ``K``
-placements at each decision (default ``k10``; ``k0``: every legal placement); and for mcts only
-``cX``, the UCB exploration constant (default ``c0.7``). The swap decision always weighs both
-options. A name is shown in its canonical form (defaults left out):
+``N`` is 1 to 100,000 (``value`` takes none). Options follow, each after a colon, in any
+order: the rollout policy ``random`` or ``greedy`` (default ``greedy``); ``kK``, the
+candidates, greedy's best ``K`` placements at each decision (default ``k10``; ``k0``: every
+legal placement; ``value`` takes only this option, K >= 1); and for mcts only ``cX``, the
+UCB exploration constant (default ``c0.7``). The swap decision always weighs both options.
+A name is shown in its canonical form (defaults left out):
 
 >>> parse_policy("epsilon-greedy:0.25")
 ('epsilon-greedy', 0.25)
@@ -54,7 +58,8 @@ __all__ = [
 ]
 
 POLICIES = ("random", "greedy", "epsilon-greedy")
-SEARCH_POLICIES = ("mc", "mcts")
+SEARCH_POLICIES = ("mc", "mcts", "value")
+"""The board game's own policies, with parameters (``SearchSpec``): the searches and ``value``."""
 DEFAULT_EPSILON = 0.1
 MAX_ITERATIONS = 100_000
 DEFAULT_ROLLOUT = "greedy"
@@ -66,10 +71,10 @@ _MAX_NAME = 40
 
 @dataclass(frozen=True)
 class SearchSpec:
-    """A search policy's parameters: ``kind`` (``"mc"`` or ``"mcts"``), ``iterations``
-    (playouts or iterations per decision), ``rollout`` (``"random"`` or ``"greedy"``),
-    ``top_k`` (greedy's best k placements are the candidates; 0: every legal one) and
-    ``explore`` (mcts's UCB exploration constant)."""
+    """A search policy's parameters: ``kind`` (``"mc"``, ``"mcts"``, or ``"value"``, which
+    uses ``top_k`` only), ``iterations`` (playouts or iterations per decision; 1 for value),
+    ``rollout`` (``"random"`` or ``"greedy"``), ``top_k`` (greedy's best k placements are the
+    candidates; 0: every legal one) and ``explore`` (mcts's UCB exploration constant)."""
 
     kind: str
     iterations: int
@@ -83,7 +88,11 @@ class SearchSpec:
 
         >>> SearchSpec("mc", 50, rollout="random", top_k=0).name
         'mc:50:random:k0'
+        >>> SearchSpec("value", 1, top_k=20).name
+        'value:k20'
         """
+        if self.kind == "value":
+            return "value" if self.top_k == DEFAULT_TOP_K else f"value:k{self.top_k}"
         parts = [self.kind, str(self.iterations)]
         if self.rollout != DEFAULT_ROLLOUT:
             parts.append(self.rollout)
@@ -115,8 +124,29 @@ def _digits(text: str) -> int | None:
     return int(text)
 
 
+def _parse_value(name: str, options: list[str]) -> SearchSpec:
+    if len(options) > 1:
+        raise GenialError(f"policy {excerpt(name)}: value takes one option, kK, at most")
+    top_k = DEFAULT_TOP_K
+    for option in options:
+        k = _digits(option[1:]) if option[:1] == "k" else None
+        if k is None:
+            raise GenialError(
+                f"policy {excerpt(name)}: unknown option {excerpt(option)} (value takes kK, "
+                "the candidates: 'value:k20')"
+            )
+        if not 1 <= k <= _core.MAX_TOP_K:
+            raise GenialError(
+                f"policy {excerpt(name)}: k must be from 1 to {_core.MAX_TOP_K}, got {k}"
+            )
+        top_k = k
+    return SearchSpec("value", 1, top_k=top_k)
+
+
 def _parse_search(name: str) -> SearchSpec:
     kind, *options = name.split(":")
+    if kind == "value":
+        return _parse_value(name, options)
     if not options:
         raise GenialError(
             f"policy {excerpt(name)}: {kind} needs a number of "
@@ -188,7 +218,9 @@ def parse_policy(
     base, _, param = name.partition(":")
     if base in SEARCH_POLICIES:
         if not search:
-            raise GenialError(f"policy {excerpt(name)}: search policies are the board game's")
+            raise GenialError(
+                f"policy {excerpt(name)}: mc, mcts and value are the board game's policies"
+            )
         return _parse_search(name).name, _check_epsilon(epsilon, name)
     if base not in POLICIES:
         raise GenialError(
@@ -219,9 +251,9 @@ def _refuse_callable(policy: object) -> None:
     if callable(policy):
         raise GenialError(
             f"policy {excerpt(policy)} is a callable: simulate plays the kernel's built-in "
-            "policies (random, greedy, epsilon-greedy, mc:N, mcts:N) without Python in the loop; "
-            "to play a policy of your own, step games in batches with genial.vector.VectorEnv "
-            "(docs/vector.md, 'Custom policies')"
+            "policies (random, greedy, epsilon-greedy, value, mc:N, mcts:N) without Python in "
+            "the loop; to play a policy of your own, step games in batches with "
+            "genial.vector.VectorEnv (docs/vector.md, 'Custom policies')"
         )
 
 
@@ -255,7 +287,9 @@ def kernel_codes(names: Sequence[str], epsilons: Sequence[float]) -> tuple[np.nd
     """The kernel's per-seat policy codes and epsilons (arrays of the kernel's seat count), for
     the built-in policies only (a game without search: ``GenialError`` for a search name)."""
     if any(name.partition(":")[0] in SEARCH_POLICIES for name in names):
-        raise GenialError(f"policies {excerpt(list(names))}: search policies are the board game's")
+        raise GenialError(
+            f"policies {excerpt(list(names))}: mc, mcts and value are the board game's policies"
+        )
     codes, eps, _ = kernel_policies(names, epsilons)
     return codes, eps
 

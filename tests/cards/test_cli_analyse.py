@@ -70,8 +70,8 @@ def test_cards_analyse_options(capsys: pytest.CaptureFixture[str]) -> None:
 @pytest.mark.parametrize(
     ("extra", "command", "message"),
     [
-        (["--policy", "mc:20"], "cards", "search policies are the board game's"),
-        (["--policy", "mcts:50"], "cards", "search policies are the board game's"),
+        (["--policy", "mc:20"], "cards", "are the board game's policies"),
+        (["--policy", "mcts:50"], "cards", "are the board game's policies"),
         (["--policy", "greedy", "random"], "cards", "one per seat"),
         (["--playouts", "0"], "cards analyse", "playouts"),
         (["--view", "god"], "cards analyse", "player"),

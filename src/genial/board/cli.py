@@ -19,7 +19,7 @@ from .rules import Rules
 
 __all__ = ["HIDDEN", "VERBS", "add_options", "openings", "rules"]
 
-VERBS = ("play", "simulate", "openings", "analyse", "arena", "replay")
+VERBS = ("play", "simulate", "openings", "analyse", "arena", "replay", "learn")
 """The verbs of ``genial`` the board game has."""
 
 HIDDEN = "racks"
