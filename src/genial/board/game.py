@@ -24,7 +24,7 @@ import numpy.typing as npt
 from .. import _core
 from .._core import Core
 from ..base import GameBase
-from ..errors import IllegalMoveError
+from ..errors import GenialError, IllegalMoveError
 from ..seeds import as_seed_sequence
 from .geometry import COLOUR_NAMES, Cell, area, cell_text, distance
 from .moves import MOVES, TILES, Move, Tile, tile_text
@@ -152,6 +152,24 @@ class Game(GameBase[Move, Position, Rules]):
 
     def _ranked_seats(self) -> int:
         return self._rules.counter_sets
+
+    def evaluate(self, player: int | None = None) -> float:
+        """The learned evaluation of this position for ``player`` (default: the player to move):
+        its estimated share of first place (solo: its lowest counter over the cap), from what
+        that player can see (docs/value.md); exact once the game is over. The ``value`` policy
+        plays the placement whose position it rates best.
+
+        >>> g = Game(2, seed=1)
+        >>> 0.0 < g.evaluate() < 1.0 and g.evaluate(1) == g.evaluate(player=1)
+        True
+        """
+        seat = self.current_player if player is None else player
+        self._check_seat(seat)
+        with self._lock:
+            try:
+                return float(self._core.value(int(seat)))
+            except ValueError as err:  # the weights file is missing or damaged
+                raise GenialError(str(err)) from None
 
     # -- moves ---------------------------------------------------------------------------------
     def action_mask(self) -> npt.NDArray[np.bool_]:
