@@ -63,6 +63,7 @@ cdef enum:
 
 cdef enum:
     MAX_ITERATIONS = 100000     # playouts or iterations of a search per decision, at most
+    MAX_DEPTH_TURNS = 40        # turns a value rollout plays before its cut, at most
 
 cdef enum:
     # why an action is not legal (is_legal is ILLEGAL_NONE == 0); the Python layer words them
@@ -147,7 +148,8 @@ cdef struct Search:
     # the parameters of a search policy (SEARCH_DTYPE)
     int32_t iterations          # playouts (mc) or iterations (mcts) per decision, >= 1
     uint16_t top_k              # candidates: greedy's best top_k placements; 0: every one
-    uint8_t rollout             # the playout policy: POL_RANDOM or POL_GREEDY
+    uint8_t rollout             # the playout policy: POL_RANDOM, POL_GREEDY or POL_VALUE
+    uint8_t depth               # POL_VALUE rollouts: turns played (greedy) before the cut
     double explore              # mcts: the UCB exploration constant
 
 cdef struct Policy:

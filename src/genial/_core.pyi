@@ -18,6 +18,7 @@ POLICIES: dict[str, int]
 SEARCH_POLICIES: tuple[str, ...]
 ROLLOUTS: tuple[str, ...]
 MAX_SEARCH_ITERATIONS: int
+MAX_ROLLOUT_DEPTH: int
 MAX_TOP_K: int
 N_FEATURES: int
 value_error: str | None
@@ -31,8 +32,9 @@ ROW_DTYPE: np.dtype[np.void]
 LOG_DTYPE: np.dtype[np.void]
 SEARCH_DTYPE: np.dtype[np.void]
 """A search policy's parameters, one per seat for ``run_chunk(search=...)``: ``iterations``
-(int32), ``top_k`` (uint16), ``rollout`` (uint8, a ``POLICIES`` code: random or greedy) and
-``explore`` (float64); ``genial.policies.kernel_policies`` builds them from policy names."""
+(int32), ``top_k`` (uint16), ``rollout`` (uint8, a ``POLICIES`` code: random, greedy or value),
+``depth`` (uint8: a value rollout's turns before the evaluation) and ``explore`` (float64);
+``genial.policies.kernel_policies`` builds them from policy names."""
 STATE_DTYPE: np.dtype[np.void]
 """A ``Core.snapshot``'s fields by name (the kernel's ``State`` struct)."""
 TILES: tuple[tuple[int, int], ...]
@@ -134,11 +136,13 @@ class Core(_State):
         rollout: str = "greedy",
         top_k: int = 0,
         explore: float = 0.7,
+        depth: int = 0,
     ) -> int:
         """The action of a ``POLICIES`` policy here, from ``bit_generator``; -1 if none.
         ``"value"`` takes ``top_k`` (its candidates). The search policies ``"mc"`` and
         ``"mcts"`` take ``iterations`` (1 to ``MAX_SEARCH_ITERATIONS``), ``rollout`` (one of
-        ``ROLLOUTS``), ``top_k`` (0 to ``MAX_TOP_K``; 0: every legal placement) and
+        ``ROLLOUTS``; ``"value"``: greedy for ``depth`` turns, 0 to ``MAX_ROLLOUT_DEPTH``, then
+        the learned evaluation), ``top_k`` (0 to ``MAX_TOP_K``; 0: every legal placement) and
         ``explore`` (mcts's UCB constant, 0 to 100); they never read the racks of the other seats
         (docs/search.md). ``ValueError`` for a bad parameter or a finished game."""
     def value_features(self, seat: int, fresh: bool = False) -> npt.NDArray[np.float64]:

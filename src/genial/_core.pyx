@@ -70,8 +70,9 @@ POLICIES = {"random": POL_RANDOM, "greedy": POL_GREEDY, "epsilon-greedy": POL_EP
             "mc": POL_MC, "mcts": POL_MCTS, "value": POL_VALUE}
 N_FEATURES = NFEAT
 SEARCH_POLICIES = ("mc", "mcts", "value")   # the policies with parameters (Search)
-ROLLOUTS = ("random", "greedy")
+ROLLOUTS = ("random", "greedy", "value")
 MAX_SEARCH_ITERATIONS = MAX_ITERATIONS
+MAX_ROLLOUT_DEPTH = MAX_DEPTH_TURNS
 MAX_TOP_K = MAXCAND
 ILLEGAL = {
     ILLEGAL_OVER: "over",
@@ -1162,10 +1163,16 @@ cdef void redeal(State *st, int view_seat, Draws *ds) noexcept nogil:
     determinise(st, &pool, ds)
 
 
-cdef int rollout(State *st, int kind, bitgen_t *rng, Draws *ds) noexcept nogil:
-    """Play to the end with a built-in policy for every seat; 1 if stuck (hand-made positions)."""
-    cdef int a
-    while st.phase != PH_OVER:
+cdef int rollout(State *st, const Search *sp, int cut, bitgen_t *rng, Draws *ds) noexcept nogil:
+    """Play on with the search's rollout policy for every seat: to the end; or, for ``value``
+    rollouts, greedy until the game is over or turn ``cut`` has begun (``seat_values`` then
+    scores the position by the evaluation). 1 if stuck (hand-made positions)."""
+    cdef int a, kind = sp.rollout
+    if kind == POL_VALUE:
+        kind = POL_GREEDY
+    else:
+        cut = 1 << 30
+    while st.phase != PH_OVER and st.turn < cut:
         a = choose(st, kind, 0.0, rng)
         if a < 0:
             st.phase = PH_OVER
@@ -1174,13 +1181,31 @@ cdef int rollout(State *st, int kind, bitgen_t *rng, Draws *ds) noexcept nogil:
     return 0
 
 
+cdef double cut_value(State *st, int q) noexcept nogil:
+    """The learned evaluation of the unfinished ``st`` for seat ``q`` (a ``value`` rollout's
+    cut), from what ``q`` would see there; at ``q``'s swap decision, the better option."""
+    cdef double share[NCOL]
+    cdef double f[NFEAT]
+    cdef double v, w
+    unseen_shares(st, q, share)
+    value_features(st, q, share, False, f)
+    v = value_of(f, st.rules.n_sets)
+    if st.phase == PH_SWAP and st.current == q:
+        value_features(st, q, share, True, f)
+        w = value_of(f, st.rules.n_sets)
+        v = w if w > v else v
+    return v
+
+
 cdef void seat_values(State *st, double *out) noexcept nogil:
-    """The value of the finished game ``st`` for each seat (see ``MARGIN``); solo: the lowest
-    counter over the cap."""
+    """The value of ``st`` for each seat (see ``MARGIN``): its share of first place if the game
+    is over, else (a ``value`` rollout's cut) its ``cut_value``, plus the margin term; solo: the
+    lowest counter over the cap, or its ``cut_value``."""
     cdef int16_t rk[MAXP]
     cdef int low[MAXP]
     cdef int q, k, c, nfirst = 0, other
     cdef double share
+    cdef bint over = st.phase == PH_OVER
     ranks(st, rk)
     for k in range(st.rules.n_sets):
         low[k] = st.score[k][0]
@@ -1190,9 +1215,12 @@ cdef void seat_values(State *st, double *out) noexcept nogil:
     for q in range(st.rules.players):
         k = st.rules.counter_of[q]
         if st.rules.n_sets == 1:
-            out[q] = <double>low[k] / st.rules.cap
+            out[q] = <double>low[k] / st.rules.cap if over else cut_value(st, q)
             continue
-        share = 1.0 / nfirst if rk[q] == 0 else 0.0
+        if over:
+            share = 1.0 / nfirst if rk[q] == 0 else 0.0
+        else:
+            share = cut_value(st, q)
         other = -1
         for c in range(st.rules.n_sets):
             if c != k and low[c] > other:
@@ -1332,7 +1360,7 @@ cdef int candidates(State *st, int top_k, uint64_t salt, int32_t *out) noexcept 
 
 
 cdef double playout(const Pool *pool, State *work, int action, uint64_t seed,
-                    int kind) noexcept nogil:
+                    const Search *sp) noexcept nogil:
     """One playout of ``action`` for the pool's observer: a determinisation, the action, a
     rollout, all from a generator seeded with ``seed``; the observer's value."""
     cdef SplitMix g
@@ -1343,7 +1371,7 @@ cdef double playout(const Pool *pool, State *work, int action, uint64_t seed,
     ds.rng = &g.gen
     determinise(work, pool, &ds)
     apply_action(work, action, &ds)
-    rollout(work, kind, &g.gen, &ds)
+    rollout(work, sp, pool.st.turn + sp.depth, &g.gen, &ds)   # a value rollout: a fixed turn
     seat_values(work, values)
     return values[pool.seat]
 
@@ -1401,7 +1429,7 @@ cdef int choose_mc(State *st, const Search *sp, bitgen_t *rng) noexcept nogil:
             for i in range(m):
                 total[arms[i].index] += playout(pool, work, cand[arms[i].index],
                                                 mix64(seed ^ ((<uint64_t>(r + 1) << 40) + j)),
-                                                sp.rollout)
+                                                sp)
                 count[arms[i].index] += 1
         remaining -= per * m
         for i in range(m):
@@ -1533,7 +1561,7 @@ cdef int choose_mcts(State *st, const Search *sp, bitgen_t *rng) noexcept nogil:
             node = pick
             depth += 1
             path[depth] = pick
-        rollout(work, sp.rollout, &g.gen, &ds)
+        rollout(work, sp, work.turn + sp.depth, &g.gen, &ds)   # value: depth turns on
         seat_values(work, values)
         nodes[0].visits += 1
         for i in range(1, depth + 1):
@@ -1695,8 +1723,12 @@ cdef int _check_edge(int edge) except -1:
 cdef int _check_search(const Search *sp) except -1:
     if not 1 <= sp.iterations <= MAX_ITERATIONS:
         raise ValueError(f"iterations must be in 1..{MAX_ITERATIONS}, got {sp.iterations}")
-    if sp.rollout != POL_RANDOM and sp.rollout != POL_GREEDY:
+    if sp.rollout != POL_RANDOM and sp.rollout != POL_GREEDY and sp.rollout != POL_VALUE:
         raise ValueError(f"bad rollout policy code {sp.rollout}")
+    if sp.rollout == POL_VALUE:
+        check_value_ready()
+        if sp.depth > MAX_DEPTH_TURNS:
+            raise ValueError(f"depth must be in 0..{MAX_DEPTH_TURNS}, got {sp.depth}")
     if sp.top_k > MAXCAND:
         raise ValueError(f"top_k must be in 0..{MAXCAND}, got {sp.top_k}")
     if not 0.0 <= sp.explore <= 100.0:
@@ -1892,14 +1924,16 @@ cdef class Core(_State):
         return run_step(&self.st, -1, bit_generator, script)
 
     def choose(self, str policy, object bit_generator, double epsilon=0.1, int iterations=0,
-               str rollout="greedy", int top_k=0, double explore=0.7):
+               str rollout="greedy", int top_k=0, double explore=0.7, int depth=0):
         """The action a kernel policy picks here (``bit_generator``: a numpy BitGenerator).
 
         ``policy`` is a key of ``POLICIES``; ``"value"`` takes ``top_k`` (its candidates, as a
-        search's); the search policies (``"mc"``, ``"mcts"``) take ``iterations`` (playouts or iterations per decision, 1 to ``MAX_ITERATIONS``),
-        ``rollout`` (``"random"`` or ``"greedy"``), ``top_k`` (candidates: greedy's best k
-        placements, 0 for every legal one) and ``explore`` (mcts's UCB constant); they play on
-        copies and never read the other seats' racks (docs/search.md). Runs without the GIL.
+        search's); the search policies (``"mc"``, ``"mcts"``) take ``iterations`` (playouts or
+        iterations per decision, 1 to ``MAX_ITERATIONS``), ``rollout`` (one of ``ROLLOUTS``;
+        ``"value"``: greedy for ``depth`` turns, 0 to ``MAX_ROLLOUT_DEPTH``, then the learned
+        evaluation), ``top_k`` (candidates: greedy's best k placements, 0 for every legal one)
+        and ``explore`` (mcts's UCB constant); they play on copies and never read the other
+        seats' racks (docs/search.md). Runs without the GIL.
         """
         cdef Policy pol
         cdef State work
@@ -1922,6 +1956,9 @@ cdef class Core(_State):
             pol.search.rollout = POLICIES[rollout]
             pol.search.top_k = top_k
             pol.search.explore = explore
+            if not 0 <= depth <= MAX_DEPTH_TURNS:
+                raise ValueError(f"depth must be in 0..{MAX_DEPTH_TURNS}, got {depth}")
+            pol.search.depth = depth
             _check_search(&pol.search)
         if self.st.phase == PH_OVER:
             raise ValueError("the game is over")

@@ -314,6 +314,7 @@ class GameBase(Generic[M, P, R]):
                     spec.rollout,
                     spec.top_k,
                     spec.explore,
+                    spec.turns(self._core.players),
                 )
         if action < 0:
             raise IllegalMoveError("there is no legal move to choose from")

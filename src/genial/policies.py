@@ -17,11 +17,13 @@ the bag) from the tiles it has not seen:
   fresh rack rates better than the kept one.
 
 ``N`` is 1 to 100,000 (``value`` takes none). Options follow, each after a colon, in any
-order: the rollout policy ``random`` or ``greedy`` (default ``greedy``); ``kK``, the
-candidates, greedy's best ``K`` placements at each decision (default ``k10``; ``k0``: every
-legal placement; ``value`` takes only this option, K >= 1); and for mcts only ``cX``, the
-UCB exploration constant (default ``c0.7``). The swap decision always weighs both options.
-A name is shown in its canonical form (defaults left out):
+order: the rollout policy ``random``, ``greedy`` (the default) or ``value`` (greedy for a few
+turns, then the learned evaluation scores the position instead of the game's end: ``dD``
+sets the turns, 0 to 40, by default two rounds and at least six); ``kK``, the candidates,
+greedy's best ``K`` placements at each decision (default ``k10``; ``k0``: every legal
+placement; ``value`` takes only this option, K >= 1); and for mcts only ``cX``, the UCB
+exploration constant (default ``c0.7``). The swap decision always weighs both options. A name
+is shown in its canonical form (defaults left out):
 
 >>> parse_policy("epsilon-greedy:0.25")
 ('epsilon-greedy', 0.25)
@@ -30,7 +32,9 @@ A name is shown in its canonical form (defaults left out):
 >>> parse_policy("mc:200:k10:greedy")[0]
 'mc:200'
 >>> search_spec("mcts:500:random:c1.4")
-SearchSpec(kind='mcts', iterations=500, rollout='random', top_k=10, explore=1.4)
+SearchSpec(kind='mcts', iterations=500, rollout='random', top_k=10, explore=1.4, depth=None)
+>>> parse_policy("mc:100:d2:value")[0]
+'mc:100:value:d2'
 """
 
 from __future__ import annotations
@@ -73,14 +77,26 @@ _MAX_NAME = 40
 class SearchSpec:
     """A search policy's parameters: ``kind`` (``"mc"``, ``"mcts"``, or ``"value"``, which
     uses ``top_k`` only), ``iterations`` (playouts or iterations per decision; 1 for value),
-    ``rollout`` (``"random"`` or ``"greedy"``), ``top_k`` (greedy's best k placements are the
-    candidates; 0: every legal one) and ``explore`` (mcts's UCB exploration constant)."""
+    ``rollout`` (``"random"``, ``"greedy"`` or ``"value"``), ``top_k`` (greedy's best k
+    placements are the candidates; 0: every legal one), ``explore`` (mcts's UCB exploration
+    constant) and ``depth`` (a value rollout's turns before the evaluation; ``None``: the
+    default, ``turns``)."""
 
     kind: str
     iterations: int
     rollout: str = DEFAULT_ROLLOUT
     top_k: int = DEFAULT_TOP_K
     explore: float = DEFAULT_EXPLORE
+    depth: int | None = None
+
+    def turns(self, players: int) -> int:
+        """The kernel's rollout depth for ``players`` seats: ``depth``, or by default two
+        rounds and at least six turns (the best of those measured, docs/value.md).
+
+        >>> SearchSpec("mc", 100, rollout="value").turns(4)
+        8
+        """
+        return max(6, 2 * players) if self.depth is None else self.depth
 
     @property
     def name(self) -> str:
@@ -100,6 +116,8 @@ class SearchSpec:
             parts.append(f"k{self.top_k}")
         if self.kind == "mcts" and self.explore != DEFAULT_EXPLORE:
             parts.append(f"c{self.explore:g}")
+        if self.depth is not None:
+            parts.append(f"d{self.depth}")
         return ":".join(parts)
 
 
@@ -172,14 +190,25 @@ def _parse_search(name: str) -> SearchSpec:
                 )
         elif option[:1] == "c" and kind == "mcts":
             key, value = "explore", _explore(option[1:], name)
+        elif option[:1] == "d" and (d := _digits(option[1:])) is not None:
+            key, value = "depth", d
+            if not 0 <= d <= _core.MAX_ROLLOUT_DEPTH:
+                raise GenialError(
+                    f"policy {excerpt(name)}: d (turns before the evaluation) must be from 0 "
+                    f"to {_core.MAX_ROLLOUT_DEPTH}, got {d}"
+                )
         else:
-            allowed = "random, greedy, kK" + (", cX" if kind == "mcts" else "")
+            allowed = "random, greedy, value, kK, dD" + (", cX" if kind == "mcts" else "")
             raise GenialError(
                 f"policy {excerpt(name)}: unknown option {excerpt(option)} (options: {allowed})"
             )
         if key in found:
             raise GenialError(f"policy {excerpt(name)}: {key} is given twice")
         found[key] = value
+    if "depth" in found and found.get("rollout") != "value":
+        raise GenialError(
+            f"policy {excerpt(name)}: dD is the depth of value rollouts ('{kind}:{n}:value:d2')"
+        )
     return SearchSpec(kind, n, **found)  # type: ignore[arg-type]
 
 
@@ -308,6 +337,12 @@ def kernel_policies(
             codes[seat] = _core.POLICIES[name]
         else:
             codes[seat] = _core.POLICIES[spec.kind]
-            search[seat] = (spec.iterations, spec.top_k, _core.POLICIES[spec.rollout], spec.explore)
+            search[seat] = (
+                spec.iterations,
+                spec.top_k,
+                _core.POLICIES[spec.rollout],
+                spec.turns(len(names)),
+                spec.explore,
+            )
         eps[seat] = e
     return codes, eps, search
