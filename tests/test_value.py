@@ -346,6 +346,29 @@ def test_the_shipped_weights_are_valid_and_beat_the_constant() -> None:
     assert data["provenance"]["command"].startswith("genial learn")
 
 
+def test_the_shipped_model_and_its_calibration_figure(tmp_path) -> None:
+    pytest.importorskip("matplotlib")
+    model = learn.Model.shipped()
+    assert [len(model.weights[n]) for n in (1, 2, 3, 4)] == [_core.N_FEATURES] * 4
+    figure = model.plot_calibration(tmp_path / "c.png")
+    assert (tmp_path / "c.png").stat().st_size > 1000
+    assert len(figure.axes[0].lines) == 5  # the diagonal and four models
+
+
+def test_the_docs_examples_run() -> None:
+    """The Python blocks of docs/value.md run as written."""
+    import doctest
+    from pathlib import Path
+
+    path = Path(__file__).resolve().parents[1] / "docs" / "value.md"
+    result = doctest.testfile(
+        str(path),
+        module_relative=False,
+        optionflags=doctest.ELLIPSIS | doctest.NORMALIZE_WHITESPACE,
+    )
+    assert result.attempted >= 5 and result.failed == 0
+
+
 def damaged(edit) -> str:
     data = json.loads(shipped())
     edit(data)

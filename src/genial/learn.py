@@ -192,6 +192,35 @@ class Model:
     metrics: dict[int, dict[str, Any]] = field(default_factory=dict)
     provenance: dict[str, Any] = field(default_factory=dict)
 
+    def plot_calibration(self, path: str | os.PathLike[str] | None = None) -> Any:
+        """A figure of the held-out calibration of every model (docs/value.md), saved to
+        ``path`` if given; returns the matplotlib Figure. Needs ``genial-sim[plot]``."""
+        from .board.pictures import calibration_figure
+
+        figure = calibration_figure(self.metrics)
+        if path is not None:
+            figure.savefig(path, dpi=110, bbox_inches="tight")
+        return figure
+
+    @classmethod
+    def shipped(cls) -> Model:
+        """The model genial ships (``genial/value_weights.json``), checked as the kernel
+        checks it.
+
+        >>> sorted(Model.shipped().weights)
+        [1, 2, 3, 4]
+        """
+        from importlib import resources
+
+        text = resources.files("genial").joinpath("value_weights.json").read_text("utf-8")
+        try:
+            rows = _core._parse_value_weights(text)
+        except ValueError as err:
+            raise GenialError(f"genial/value_weights.json: {err}") from None
+        data = json.loads(text)
+        metrics = {int(k): v for k, v in data.get("metrics", {}).items()}
+        return cls({n: rows[n - 1] for n in MODELS}, metrics, data.get("provenance", {}))
+
     def to_json(self) -> str:
         """The weights file's text (``FORMAT``), with the SHA-256 the kernel checks."""
         models = {str(k): [float(x) for x in v] for k, v in sorted(self.weights.items())}

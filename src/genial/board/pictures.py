@@ -33,6 +33,7 @@ __all__ = [
     "SYMBOL_COLOURS",
     "CellStatistics",
     "board_heatmap",
+    "calibration_figure",
     "cell_statistics",
     "opening_figure",
     "openings_html",
@@ -352,6 +353,33 @@ def opening_figure(analysis: Any, *, top: int = 12) -> Any:
         fontsize=8,
         wrap=True,
     )
+    return figure
+
+
+def calibration_figure(metrics: Any) -> Any:
+    """The learned evaluation's calibration (docs/value.md): for each model in ``metrics``
+    (number of counter sets -> its ``"calibration"`` bins of ``[mean estimate, mean result,
+    positions]``, as ``genial.learn`` records them), the mean result against the mean estimate,
+    beside the diagonal of a perfect model."""
+    figure = _figure(figsize=(5.2, 4.6))
+    ax = figure.add_subplot()
+    ax.plot([0, 1], [0, 1], color="0.6", linestyle="--", linewidth=1, label="calibrated")
+    names = {1: "solo (1 set)", 2: "2 sets", 3: "3 sets", 4: "4 sets"}
+    for key in sorted(metrics, key=int):
+        bins = [b for b in metrics[key]["calibration"] if b[0] is not None and b[2] > 0]
+        ax.plot(
+            [b[0] for b in bins],
+            [b[1] for b in bins],
+            marker="o",
+            markersize=4,
+            label=names.get(int(key), f"{key} sets"),
+        )
+    ax.set_xlim(0, 1)
+    ax.set_ylim(0, 1)
+    ax.set_xlabel("mean estimate (held-out positions, 10 bins)")
+    ax.set_ylabel("mean result")
+    ax.set_title("Learned evaluation: calibration")
+    ax.legend(loc="upper left", frameon=False)
     return figure
 
 
