@@ -230,3 +230,6 @@ def value_samples(
     """Training positions for the learned evaluation (docs/value.md): after every placement
     that does not end the game, the features for the seat that placed, that seat, and its
     final result; ``(games played, rows written)``."""
+def _parse_value_weights(text: str) -> list[list[float]]:
+    """The four weight vectors of a weights file's text, checked (format, finite numbers,
+    SHA-256); ``ValueError`` saying what is wrong."""
