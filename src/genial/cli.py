@@ -660,7 +660,20 @@ def _simulate(args: argparse.Namespace, session: _Session) -> int:
 def _openings(args: argparse.Namespace, session: _Session) -> int:
     analyse = _commands(args).call("openings")
     rules = _rules(args)
-    table = _output("--out", args.out, TABLES) if args.out is not None else None
+    race: dict[str, Any] = {}
+    if args.adaptive:
+        # --out is the race's directory (its steps, and the table as table.csv at the end)
+        if args.out is not None and not args.out.strip():
+            raise CommandLineError("--out: empty path (with --adaptive, a directory)")
+        race = {"adaptive": True, "out": args.out, "resume": args.resume}
+        race["confidence"] = args.confidence
+        if args.batch is not None:
+            race["batch"] = args.batch
+        table = None
+    else:
+        if args.resume or args.batch is not None or args.confidence != 0.95:
+            raise CommandLineError("--resume, --batch and --confidence need --adaptive")
+        table = _output("--out", args.out, TABLES) if args.out is not None else None
     plot = _output("--plot", args.plot, PICTURES) if args.plot is not None else None
     session.outputs = [out for out in (table, plot) if out]
     _require(("pandas",), "pandas", "genial openings (its table)")
@@ -677,9 +690,13 @@ def _openings(args: argparse.Namespace, session: _Session) -> int:
             reply_to=args.reply_to,
             progress=_progress(args),
             epsilon=args.epsilon,
+            **race,
         )
     session.finished = True
     writes: list[tuple[_Output, Callable[[str], object]]] = []
+    if args.adaptive and args.out is not None:
+        result.to_csv(os.path.join(args.out, "table.csv"))
+        session.say(f"the race's steps and table.csv are in {args.out}")
     if table:
         writes.append((table, result.to_csv if table.extension == ".csv" else result.to_parquet))
     if plot:
@@ -1080,12 +1097,40 @@ def _add_openings(parser: argparse.ArgumentParser, game: _Commands) -> None:
         "--rows", type=_integer(0), default=10, metavar="N", help="best and worst rows to print"
     )
     parser.add_argument(
-        "--out", metavar="PATH", help="write the table: .parquet (genial-sim[parquet]) or .csv"
+        "--out",
+        metavar="PATH",
+        help="write the table: .parquet (genial-sim[parquet]) or .csv; with --adaptive, a "
+        "directory for the race's steps and its table.csv",
     )
     parser.add_argument(
         "--plot",
         metavar="PATH",
         help="write the heatmap and ranked chart: .png, .svg or .pdf (genial-sim[plot])",
+    )
+    parser.add_argument(
+        "--adaptive",
+        action="store_true",
+        help="race the classes: stop playing those clearly below the best (docs/openings.md); "
+        "--games-per-opening is then the most a class gets",
+    )
+    parser.add_argument(
+        "--confidence",
+        type=_probability,
+        default=0.95,
+        metavar="P",
+        help="--adaptive: the chance that the best class is never stopped (default: %(default)s)",
+    )
+    parser.add_argument(
+        "--batch",
+        type=_integer(1),
+        metavar="N",
+        help="--adaptive: the games of the first round (a multiple of the chunk: 16 for search "
+        "policies, 1024 otherwise; default 256 or 1024)",
+    )
+    parser.add_argument(
+        "--resume",
+        action="store_true",
+        help="--adaptive: go on with the race in --out where it was stopped",
     )
     _add_progress(parser)
 

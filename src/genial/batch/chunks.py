@@ -150,22 +150,39 @@ def run_many(
     progress: bool = False,
     backend: str = "threads",
     address: Any = None,
+    first: Sequence[int] | None = None,
 ) -> list[Playouts]:
     """Play several batches (``(spec, games)`` each) through one backend, their chunks side by
     side, and return one ``Playouts`` per batch. Results do not depend on ``workers`` or the
     backend (``"serial"``, ``"threads"``, or ``"dask"`` with ``address``, as for ``simulate``).
-    A ``KeyboardInterrupt`` stops the run within about a chunk's time and propagates."""
+    ``first`` (one per job, each a multiple of the spec's ``chunk_games``) plays games
+    ``first[j]`` to ``first[j] + games - 1`` of batch ``j`` instead of its first ``games``: the
+    same games as a run of more, so that a batch can grow in steps (the adaptive opening
+    analysis). A ``KeyboardInterrupt`` stops the run within about a chunk's time and
+    propagates."""
     backend, n_workers = checked_backend(backend, workers, address)
     adapters = [entry(spec.game).adapter for spec, _ in jobs]
+    starts = [0] * len(jobs) if first is None else [int(f) for f in first]
+    if len(starts) != len(jobs) or any(
+        f < 0 or f % spec.chunk_games for f, (spec, _) in zip(starts, jobs, strict=True)
+    ):
+        raise ValueError("first: one start per job, each a multiple of its chunk_games")
     rows = [np.zeros(n, dtype=a.row_dtype) for a, (_, n) in zip(adapters, jobs, strict=True)]
     logs = [
         np.zeros(n, dtype=a.log_dtype) if spec.records else None
         for a, (spec, n) in zip(adapters, jobs, strict=True)
     ]
-    work = Work(tuple((j, spec, spec.chunks(n)) for j, (spec, n) in enumerate(jobs)))
+    plans = []
+    for (spec, n), f in zip(jobs, starts, strict=True):
+        size = spec.chunk_games
+        whole = Plan(f + n, size)
+        plans.append(
+            whole if f == 0 else Plan(f + n, size, [range(f // size, len(whole))] if n else [])
+        )
+    work = Work(tuple((j, spec, plan) for j, ((spec, _), plan) in enumerate(zip(jobs, plans))))
 
     def place(j: int, done: Chunk) -> None:
-        lo = done.index * jobs[j][0].chunk_games
+        lo = done.index * jobs[j][0].chunk_games - starts[j]
         hi = lo + len(done.rows)
         rows[j][lo:hi] = done.rows
         job_logs = logs[j]
@@ -176,6 +193,6 @@ def run_many(
         work, place, workers=n_workers, backend=backend, address=address, progress=progress
     )
     return [
-        Playouts(spec, r, np.arange(n, dtype=np.int64), lg, seconds=seconds)
-        for (spec, n), r, lg in zip(jobs, rows, logs, strict=True)
+        Playouts(spec, r, np.arange(f, f + n, dtype=np.int64), lg, seconds=seconds)
+        for (spec, n), f, r, lg in zip(jobs, starts, rows, logs, strict=True)
     ]

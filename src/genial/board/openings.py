@@ -34,6 +34,7 @@ from ..batch.backends import checked_backend
 from ..batch.chunks import check_memory
 from ..errors import GenialError, excerpt
 from ..policies import canonical, parse_policies
+from ..racing import Checkpoint, CheckpointError, Race, split
 from ..registry import entry
 from ..seeds import as_seed_sequence, child_seed
 from ..stats import Z95, holm, mean_interval, wilson_interval
@@ -279,17 +280,36 @@ def opening_classes(
 # -- statistics --------------------------------------------------------------------------------
 
 
-def _class_stats(runs: Playouts, seat: int) -> dict[str, float]:
+def _per_game(runs: Playouts, seat: int) -> dict[str, np.ndarray]:
+    """Each game's result for ``seat``: ``win`` (its side first alone), ``shared`` (a shared
+    first place), ``mine`` (its lowest counter) and ``others`` (the best lowest counter of the
+    other sides; 0 in solo), as uint8 arrays."""
     rules = runs.game_rules
-    n = len(runs)
     side = rules.team_of(seat)
-    wins = int((runs.winner == side).sum())
-    shared = int(((runs.winner == -1) & (runs.ranks[:, seat] == 0)).sum())
-    lo, hi = wilson_interval(wins, n)
-    lowest = runs.scores.min(axis=2).astype(np.float64)
-    mine = lowest[:, seat]
+    lowest = runs.scores.min(axis=2)
     opponents = [s for s in range(rules.players) if rules.team_of(s) != side]
-    others = lowest[:, opponents].max(axis=1) if opponents else np.zeros(n)
+    return {
+        "win": (runs.winner == side).astype(np.uint8),
+        "shared": ((runs.winner == -1) & (runs.ranks[:, seat] == 0)).astype(np.uint8),
+        "mine": lowest[:, seat].astype(np.uint8),
+        "others": (
+            lowest[:, opponents].max(axis=1) if opponents else np.zeros(len(runs))
+        ).astype(np.uint8),
+    }
+
+
+def _class_stats(runs: Playouts, seat: int) -> dict[str, float]:
+    return _stats(_per_game(runs, seat))
+
+
+def _stats(games: dict[str, np.ndarray]) -> dict[str, float]:
+    """A class's columns of the table from its games' results (``_per_game``)."""
+    n = len(games["win"])
+    wins = int(games["win"].sum())
+    shared = int(games["shared"].sum())
+    lo, hi = wilson_interval(wins, n)
+    mine = games["mine"].astype(np.float64)
+    others = games["others"].astype(np.float64)
     low_mean, low_lo, low_hi = mean_interval(mine)
     margin_mean, margin_lo, margin_hi = mean_interval(mine - others)
     return {
@@ -343,11 +363,17 @@ class OpeningAnalysis:
     rules: Rules = field(default_factory=Rules)
     metric: str = "win_rate"
     seconds: float | None = None
+    race: dict[str, Any] | None = None  # the adaptive analysis's summary (``analyse``)
 
     def __repr__(self) -> str:
         """One line (the table is ``table``; ``str()`` prints it, Jupyter shows it as HTML):
         a dump of every class's members and statistics would run to 100,000 characters."""
         games = "" if self.games_per_opening is None else f", {self.games_per_opening:,} games each"
+        if self.race is not None:
+            games = (
+                f", raced: {self.race['games']:,} games of {self.race['uniform_games']:,}, "
+                f"{self.race['in_race']} classes to the end"
+            )
         reply = "" if self.reply_to is None else f", replies to {self.reply_to}"
         seed = "" if self.seed is None else f", seed {self.seed.entropy}"
         return (
@@ -527,6 +553,11 @@ def analyse(
     rules: Rules | None = None,
     backend: str = "threads",
     address: Any = None,
+    adaptive: bool = False,
+    confidence: float = 0.95,
+    batch: int | None = None,
+    out: str | os.PathLike[str] | None = None,
+    resume: bool = False,
 ) -> OpeningAnalysis:
     """Play every class of openings ``games_per_opening`` times and tabulate the results.
 
@@ -538,9 +569,26 @@ def analyse(
     (default: every core); ``backend="dask"`` runs the classes' chunks on a Dask cluster instead
     (``address`` and ``workers`` as for ``genial.simulate``), with the same table.
 
+    ``adaptive=True`` races the classes instead (successive elimination, ``genial.racing``,
+    docs/openings.md): rounds bring every class still in the race to ``batch``, then twice,
+    four times as many games, up to ``games_per_opening``, and stop playing the classes whose
+    upper bound is below the best lower bound (Hoeffding bounds with a family-wise guarantee:
+    with probability ``confidence`` the best class is never stopped). A class's games are the
+    first games of the uniform analysis's (the same seeds), so its row is what the uniform
+    analysis would say after that many games; the table adds ``stopped_after`` (the round, or
+    -1 for a class raced to the end) and the race's bounds ``race_lo``/``race_hi``. ``out`` (a
+    directory) keeps every step of the race on disk as it finishes, and ``resume=True`` goes
+    on from there: a long analysis stopped by Ctrl-C loses at most the step it was playing.
+
     >>> result = analyse(2, games_per_opening=20, seed=1, workers=1)
     >>> len(result.table), int(result.table["games"].sum())
     (164, 3280)
+    >>> raced = analyse(2, games_per_opening=1024, seed=1, adaptive=True)
+    >>> raced.race["rounds"], raced.race["games"], raced.race["in_race"]
+    (1, 167936, 164)
+    >>> uniform = analyse(2, games_per_opening=1024, seed=1)
+    >>> raced.table[["class", "wins"]].equals(uniform.table[["class", "wins"]])
+    True
     """
     game_rules = Rules.of(players, teams=teams, tournament=tournament, tiles=tiles, rules=rules)
     players = game_rules.players
@@ -557,31 +605,64 @@ def analyse(
         first = reply_to if isinstance(reply_to, Move) else Move.parse(reply_to)
     classes = opening_classes(game_rules, first)
     seat = 0 if first is None else 1
-    check_memory(int(games_per_opening) * len(classes), entry("board").adapter, False)
-    jobs = [
-        (
-            prepare(
-                int(games_per_opening),
-                rules=game_rules,
-                policy=policy,
-                seed=child_seed(root, cls.index),
-                options={
-                    "openings": [cls.representative]
-                    if first is None
-                    else [first, cls.representative],
-                    "epsilon": epsilon,
-                },
-            ),
+    specs = [
+        prepare(
             int(games_per_opening),
+            rules=game_rules,
+            policy=policy,
+            seed=child_seed(root, cls.index),
+            options={
+                "openings": [cls.representative] if first is None else [first, cls.representative],
+                "epsilon": epsilon,
+            },
         )
         for cls in classes
     ]
-    began = time.perf_counter()
-    # every class's chunks through one pool: Ctrl-C stops within a chunk's time
-    results = run_many(jobs, workers=n_workers, progress=progress, backend=backend, address=address)
-    stats = [_class_stats(runs, seat) for runs in results]
-    seconds = time.perf_counter() - began
     metric = "lowest" if players == 1 else "win_rate"
+    began = time.perf_counter()
+    race_info = None
+    if adaptive is not False:
+        if adaptive is not True:
+            raise GenialError(f"adaptive must be True or False, got {excerpt(adaptive)}")
+        stats, race_info = _race(
+            specs,
+            int(games_per_opening),
+            seat,
+            metric,
+            game_rules,
+            confidence=confidence,
+            batch=batch,
+            out=out,
+            resume=resume,
+            params={
+                "rules": str(game_rules),
+                "seat": seat,
+                "policy": list(names),
+                "seed": [str(root.entropy), list(root.spawn_key)],
+                "games_per_opening": int(games_per_opening),
+                "reply_to": None if first is None else str(first),
+                "classes": len(classes),
+            },
+            run=lambda jobs, starts: run_many(
+                jobs,
+                workers=n_workers,
+                progress=progress,
+                backend=backend,
+                address=address,
+                first=starts,
+            ),
+        )
+    else:
+        if out is not None or resume is not False or batch is not None:
+            raise GenialError("out=, resume= and batch= are options of adaptive=True")
+        check_memory(int(games_per_opening) * len(classes), entry("board").adapter, False)
+        jobs = [(spec, int(games_per_opening)) for spec in specs]
+        # every class's chunks through one pool: Ctrl-C stops within a chunk's time
+        results = run_many(
+            jobs, workers=n_workers, progress=progress, backend=backend, address=address
+        )
+        stats = [_class_stats(runs, seat) for runs in results]
+    seconds = time.perf_counter() - began
     table, average, lo, hi = _table(classes, stats, metric)
     return OpeningAnalysis(
         players=players,
@@ -598,7 +679,119 @@ def analyse(
         rules=game_rules,
         metric=metric,
         seconds=seconds,
+        race=race_info,
     )
+
+
+_RACE_ARRAYS = {"cls": ("uint16", 65535), "win": ("uint8", 1), "shared": ("uint8", 1)}
+
+
+def _race(
+    specs: Sequence[Any],
+    cap: int,
+    seat: int,
+    metric: str,
+    rules: Rules,
+    *,
+    confidence: float,
+    batch: int | None,
+    out: str | os.PathLike[str] | None,
+    resume: bool,
+    params: dict[str, Any],
+    run: Any,
+) -> tuple[list[dict[str, float]], dict[str, Any]]:
+    """The adaptive analysis (``analyse(adaptive=True)``): the classes' statistics and the
+    race's summary. Each step plays a group of classes' next games (``run(jobs, starts)``) and
+    goes to ``out`` before the next begins."""
+    if isinstance(confidence, bool) or not isinstance(confidence, (int, float)):
+        raise GenialError(f"confidence must be a number in (0, 1), got {excerpt(confidence)}")
+    if not 0.0 < float(confidence) < 1.0:
+        raise GenialError(f"confidence must be in (0, 1), got {excerpt(confidence)}")
+    size = specs[0].chunk_games
+    if batch is None:
+        batch = size * -(-256 // size)
+    if isinstance(batch, bool) or not isinstance(batch, (int, np.integer)):
+        raise GenialError(f"batch must be an int, got {excerpt(batch)}")
+    if batch < 1 or batch % size:
+        raise GenialError(
+            f"batch must be a positive multiple of {size} (the games of a chunk of these "
+            f"policies), got {int(batch)}"
+        )
+    if not isinstance(resume, bool):
+        raise GenialError(f"resume must be True or False, got {excerpt(resume)}")
+    if resume and out is None:
+        raise GenialError("resume=True needs out= (the directory of the analysis to resume)")
+    span = 1.0 if metric == "win_rate" else float(rules.cap)
+    k = len(specs)
+    race = Race(k, cap=cap, batch=int(batch), confidence=float(confidence), span=span)
+    arrays = {**_RACE_ARRAYS, "mine": ("uint8", rules.cap), "others": ("uint8", rules.cap)}
+    params = {**params, "confidence": float(confidence), "batch": int(batch), "metric": metric}
+    check: Checkpoint | None = None
+    pending: list[tuple[dict[str, Any], dict[str, np.ndarray]]] = []
+    if out is not None:
+        check, pending = Checkpoint.open(out, params, resume=resume, arrays=arrays)
+    parts: list[list[dict[str, np.ndarray]]] = [[] for _ in range(k)]
+
+    def take(cls: np.ndarray, games: dict[str, np.ndarray]) -> None:
+        for i in np.unique(cls):
+            rows = cls == i
+            part = {name: games[name][rows] for name in ("win", "shared", "mine", "others")}
+            parts[int(i)].append(part)
+            value = part["win"] if metric == "win_rate" else part["mine"]
+            race.record(int(i), count=int(rows.sum()), total=float(value.sum()))
+
+    per_step = max(1, 64 * size)
+    while not race.done:
+        goal = race.targets()
+        while todo := [i for i in race.alive if race.count[i] < goal[i]]:
+            if pending:
+                info, games = pending.pop(0)
+                due = {i: goal[i] - race.count[i] for i in todo}
+                counts = dict(zip(*np.unique(games["cls"], return_counts=True), strict=True))
+                if info.get("round") != race.round or any(
+                    due.get(int(i)) != int(c) for i, c in counts.items()
+                ):
+                    raise CheckpointError(
+                        f"{out}: step {len(check.steps) - len(pending) - 1 if check else 0} is "
+                        "not a step of this analysis"
+                    )
+                take(games["cls"], games)
+                continue
+            group = split(todo, max(1, per_step // max(1, goal[todo[0]] - race.count[todo[0]])))[0]
+            jobs = [(specs[i], goal[i] - race.count[i]) for i in group]
+            results = run(jobs, [race.count[i] for i in group])
+            cls = np.concatenate(
+                [np.full(len(r), i, dtype=np.uint16) for i, r in zip(group, results, strict=True)]
+            )
+            games = {
+                name: np.concatenate([_per_game(r, seat)[name] for r in results])
+                for name in ("win", "shared", "mine", "others")
+            }
+            if check is not None:
+                check.add({"round": race.round}, {"cls": cls, **games})
+            take(cls, games)
+        race.end_round()
+    if pending:
+        raise CheckpointError(f"{out}: it holds more steps than this analysis makes")
+    stats = []
+    for i in range(k):
+        games = {
+            name: np.concatenate([p[name] for p in parts[i]]) for name in parts[i][0]
+        }
+        row = _stats(games)
+        after = race.stopped_after[i]
+        row["stopped_after"] = -1 if after is None else after
+        row["race_lo"], row["race_hi"] = race.bounds[i]
+        stats.append(row)
+    info = {
+        "confidence": float(confidence),
+        "batch": int(batch),
+        "rounds": race.round,
+        "games": sum(race.count),
+        "uniform_games": k * cap,
+        "in_race": len(race.alive),
+    }
+    return stats, info
 
 
 def observe(runs: Playouts, seat: int = 0) -> OpeningAnalysis:

@@ -1,0 +1,247 @@
+"""The adaptive opening analysis: the race (genial.racing), its checkpoint on disk, and
+``openings.analyse(adaptive=True)`` (docs/openings.md, "Adaptive analysis")."""
+
+from __future__ import annotations
+
+import json
+import math
+from pathlib import Path
+
+import numpy as np
+import pytest
+from genial.openings import analyse
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from genial import GenialError
+from genial.board import openings as openings_module
+from genial.racing import Checkpoint, CheckpointError, Race, hoeffding_radius, split
+
+# -- the race ------------------------------------------------------------------------------------
+
+
+def test_rounds_double_up_to_the_cap() -> None:
+    race = Race(2, cap=3000, batch=1000, confidence=0.9, span=1.0)
+    seen = []
+    while not race.done:
+        goal = race.targets()
+        seen.append(goal[0])
+        for i in race.alive:
+            race.record(i, count=goal[i] - race.count[i], total=0.5 * (goal[i] - race.count[i]))
+        assert race.end_round() == []  # equal means: nobody is stopped
+    assert seen == [1000, 2000, 3000] and race.count == [3000, 3000]
+    assert race.stopped_after == [None, None]
+
+
+def test_a_class_below_the_best_bound_is_stopped_with_the_documented_bounds() -> None:
+    race = Race(3, cap=8000, batch=1000, confidence=0.95, span=1.0)
+    for i, wins in enumerate((700, 500, 640)):
+        race.record(i, count=1000, total=wins)
+    error = 0.05 / (2 * 3 * 1 * 2)  # round 0: (1 - confidence) / (2 K (r+1) (r+2))
+    assert race.error == pytest.approx(error)
+    half = math.sqrt(math.log(1 / error) / 2000)  # Hoeffding, n = 1000, span 1
+    assert hoeffding_radius(1000, error, 1.0) == pytest.approx(half)
+    # 0.7 - half = 0.638 > 0.5 + half = 0.562: class 1 stops; 0.64 + half = 0.702 stays
+    assert race.end_round() == [1]
+    assert race.bounds[0] == pytest.approx((0.7 - half, 0.7 + half))
+    assert race.alive == [0, 2] and race.stopped_after == [None, 0, None]
+    assert race.targets() == {0: 2000, 2: 2000}
+    with pytest.raises(GenialError, match="not in the race"):
+        race.record(1, count=1, total=1.0)
+    with pytest.raises(GenialError, match="fewer samples"):
+        race.end_round()
+
+
+@pytest.mark.parametrize(
+    ("kwargs", "message"),
+    [
+        ({"cap": 0, "batch": 1}, "cap and batch"),
+        ({"cap": 10, "batch": 0}, "cap and batch"),
+        ({"cap": 10, "batch": 1, "confidence": 1.0}, "confidence"),
+        ({"cap": 10, "batch": 1, "confidence": 0.0}, "confidence"),
+    ],
+)
+def test_bad_races(kwargs: dict, message: str) -> None:
+    with pytest.raises(GenialError, match=message):
+        Race(3, **kwargs)
+
+
+@settings(max_examples=30, deadline=None)
+@given(
+    st.lists(st.floats(0.05, 0.95), min_size=2, max_size=12),
+    st.integers(0, 2**32 - 1),
+)
+def test_the_best_arm_is_never_stopped(means: list[float], seed: int) -> None:
+    """The guarantee, by simulation: Bernoulli arms of the given means raced at confidence
+    0.95; the best arm (the first of the best) is stopped in at most 5% of races, and in these
+    small races (whose bounds hold with room to spare) never."""
+    rng = np.random.default_rng(seed)
+    best = int(np.argmax(means))
+    for _ in range(3):
+        race = Race(len(means), cap=4096, batch=256, confidence=0.95, span=1.0)
+        while not race.done:
+            goal = race.targets()
+            for i in race.alive:
+                n = goal[i] - race.count[i]
+                race.record(i, count=n, total=float(rng.binomial(n, means[i])))
+            race.end_round()
+        if means.count(means[best]) == 1:
+            assert best in race.alive
+        assert race.alive, "the race always keeps one arm"
+
+
+def test_split() -> None:
+    assert split(list(range(5)), 3) == [[0, 1, 2], [3, 4]]
+    assert split([], 3) == []
+
+
+# -- the checkpoint --------------------------------------------------------------------------------
+
+ARRAYS = {"cls": ("uint16", 9), "win": ("uint8", 1)}
+
+
+def test_checkpoint_round_trip(tmp_path: Path) -> None:
+    where = tmp_path / "race"
+    check, steps = Checkpoint.open(where, {"a": 1}, resume=False, arrays=ARRAYS)
+    assert steps == []
+    check.add({"round": 0}, {"cls": np.array([0, 1], np.uint16), "win": np.array([1, 0], np.uint8)})
+    check.add({"round": 1}, {"cls": np.array([2], np.uint16), "win": np.array([1], np.uint8)})
+    again, steps = Checkpoint.open(where, {"a": 1}, resume=True, arrays=ARRAYS)
+    assert [info for info, _ in steps] == [{"round": 0}, {"round": 1}]
+    assert steps[0][1]["cls"].tolist() == [0, 1] and steps[1][1]["win"].tolist() == [1]
+    assert len(again.steps) == 2
+    with pytest.raises(CheckpointError, match="already holds an analysis"):
+        Checkpoint.open(where, {"a": 1}, resume=False, arrays=ARRAYS)
+    with pytest.raises(CheckpointError, match="differs in a"):
+        Checkpoint.open(where, {"a": 2}, resume=True, arrays=ARRAYS)
+
+
+def damage(where: Path, name: str, edit) -> None:
+    path = where / name
+    path.write_bytes(edit(path.read_bytes()))
+
+
+@pytest.mark.parametrize(
+    ("name", "edit", "message"),
+    [
+        ("step-000000.npz", lambda b: b[:-10], "checksum"),
+        ("manifest.json", lambda b: b[:-5], "not JSON"),
+        ("manifest.json", lambda b: b.replace(b"genial-race-1", b"genial-race-0"), "manifest"),
+        ("manifest.json", lambda b: b.replace(b"step-000000", b"step-000009"), "must be"),
+    ],
+)
+def test_a_damaged_checkpoint_is_refused(tmp_path: Path, name: str, edit, message: str) -> None:
+    where = tmp_path / "race"
+    check, _ = Checkpoint.open(where, {"a": 1}, resume=False, arrays=ARRAYS)
+    check.add({"round": 0}, {"cls": np.array([3], np.uint16), "win": np.array([1], np.uint8)})
+    damage(where, name, edit)
+    with pytest.raises(CheckpointError, match=message):
+        Checkpoint.open(where, {"a": 1}, resume=True, arrays=ARRAYS)
+
+
+@pytest.mark.parametrize(
+    ("arrays", "message"),
+    [
+        ({"cls": np.array([10], np.uint16), "win": np.array([1], np.uint8)}, "outside 0..9"),
+        ({"cls": np.array([1], np.int64), "win": np.array([1], np.uint8)}, "uint16"),
+        ({"cls": np.array([1, 2], np.uint16), "win": np.array([1], np.uint8)}, "length"),
+        ({"cls": np.array([1], np.uint16)}, "expected"),
+    ],
+)
+def test_bad_arrays_are_refused(tmp_path: Path, arrays: dict, message: str) -> None:
+    """A step whose file matches its checksum but whose arrays are wrong (written by anything
+    but this analysis) is refused on reading, like any other input."""
+    where = tmp_path / "race"
+    check, _ = Checkpoint.open(where, {"a": 1}, resume=False, arrays=ARRAYS)
+    check.add({"round": 0}, arrays)
+    with pytest.raises(CheckpointError, match=message):
+        Checkpoint.open(where, {"a": 1}, resume=True, arrays=ARRAYS)
+
+
+# -- the adaptive analysis -------------------------------------------------------------------------
+
+
+def test_adaptive_rows_are_the_uniform_analysis_first_games() -> None:
+    """Without a class stopped, the race plays exactly the uniform analysis's games (the same
+    seeds, chunk by chunk), so its table is the uniform table, plus the race's columns."""
+    uniform = analyse(2, games_per_opening=2048, seed=5, workers=2)
+    raced = analyse(2, games_per_opening=2048, seed=5, workers=2, adaptive=True, batch=1024)
+    assert raced.race is not None and raced.race["rounds"] == 2
+    assert raced.race["games"] == raced.race["uniform_games"] == 164 * 2048
+    columns = ["class", "games", "wins", "shared", "lowest", "margin"]
+    assert raced.table[columns].equals(uniform.table[columns])
+    assert (raced.table["stopped_after"] == -1).all()
+    assert (raced.table["race_lo"] < raced.table["win_rate"]).all()
+    assert "raced" in repr(raced)
+
+
+def test_an_interrupted_analysis_resumes_to_the_same_table(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    options = {"games_per_opening": 64, "seed": 7, "workers": 2, "adaptive": True,
+               "policy": "mc:2:value:d1", "batch": 32}  # fmt: skip
+    whole = analyse(2, **options)
+    calls = {"n": 0}
+    real = openings_module.run_many
+
+    def interrupted(*args, **kwargs):  # type: ignore[no-untyped-def]
+        calls["n"] += 1
+        if calls["n"] == 3:
+            raise KeyboardInterrupt
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(openings_module, "run_many", interrupted)
+    with pytest.raises(KeyboardInterrupt):
+        analyse(2, out=tmp_path / "book", **options)
+    monkeypatch.setattr(openings_module, "run_many", real)
+    manifest = json.loads((tmp_path / "book" / "manifest.json").read_text())
+    assert len(manifest["steps"]) == 2  # the steps finished before Ctrl-C are kept
+    resumed = analyse(2, out=tmp_path / "book", resume=True, **options)
+    assert resumed.table.equals(whole.table)
+    # a finished analysis resumes to itself without playing a game
+    monkeypatch.setattr(openings_module, "run_many", None)
+    again = analyse(2, out=tmp_path / "book", resume=True, **options)
+    assert again.table.equals(whole.table)
+    monkeypatch.setattr(openings_module, "run_many", real)
+    with pytest.raises(CheckpointError, match="another analysis"):
+        analyse(2, out=tmp_path / "book", resume=True, **{**options, "seed": 8})
+    with pytest.raises(CheckpointError, match="already holds"):
+        analyse(2, out=tmp_path / "book", **options)
+
+
+@pytest.mark.parametrize(
+    ("kwargs", "message"),
+    [
+        ({"out": "x"}, "options of adaptive=True"),
+        ({"batch": 1024}, "options of adaptive=True"),
+        ({"adaptive": True, "batch": 1000}, "multiple of 1024"),
+        ({"adaptive": True, "confidence": 1.5}, "confidence"),
+        ({"adaptive": True, "confidence": "high"}, "confidence"),
+        ({"adaptive": True, "resume": True}, "needs out="),
+        ({"adaptive": "yes"}, "adaptive must be"),
+    ],
+)
+def test_bad_adaptive_arguments(kwargs: dict, message: str) -> None:
+    with pytest.raises(GenialError, match=message):
+        analyse(2, games_per_opening=10, seed=1, **kwargs)
+
+
+def test_the_command_line_races_writes_and_resumes(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from genial.cli import main
+
+    where = tmp_path / "race"
+    argv = ["openings", "--players", "2", "--games-per-opening", "32", "--policy",
+            "mc:2:value:d1", "--adaptive", "--batch", "16", "--seed", "3", "--no-progress",
+            "--rows", "1", "--out", str(where)]  # fmt: skip
+    assert main(argv) == 0
+    first = (where / "table.csv").read_text()
+    assert first.count("\n") == 165 and "stopped_after" in first.splitlines()[0]
+    assert main([*argv, "--resume"]) == 0  # finished: the same table, no game played
+    assert (where / "table.csv").read_text() == first
+    assert main(argv) == 2  # exists, no --resume: refused, nothing lost
+    assert "already holds an analysis" in capsys.readouterr().err
+    assert (where / "table.csv").read_text() == first
+    assert main(["openings", "--resume", "--no-progress"]) == 2
+    assert "need --adaptive" in capsys.readouterr().err
