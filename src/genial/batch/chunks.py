@@ -179,7 +179,9 @@ def run_many(
         plans.append(
             whole if f == 0 else Plan(f + n, size, [range(f // size, len(whole))] if n else [])
         )
-    work = Work(tuple((j, spec, plan) for j, ((spec, _), plan) in enumerate(zip(jobs, plans))))
+    work = Work(
+        tuple((j, spec, plan) for j, ((spec, _), plan) in enumerate(zip(jobs, plans, strict=True)))
+    )
 
     def place(j: int, done: Chunk) -> None:
         lo = done.index * jobs[j][0].chunk_games - starts[j]
