@@ -23,6 +23,7 @@ from genial import Game, GenialError, Rules, _core, arena, learn, simulate
 from genial.cards import CardGame
 from genial.policies import parse_policy
 
+from .docs import run_examples
 from .reference.board import DIRECTIONS, Reference, neighbour
 
 VARIANTS = ["2", "3", "4", "1", "2v", "4t", "2T"]
@@ -357,15 +358,7 @@ def test_the_shipped_model_and_its_calibration_figure(tmp_path) -> None:
 
 def test_the_docs_examples_run() -> None:
     """The Python blocks of docs/value.md run as written."""
-    import doctest
-    from pathlib import Path
-
-    path = Path(__file__).resolve().parents[1] / "docs" / "value.md"
-    result = doctest.testfile(
-        str(path),
-        module_relative=False,
-        optionflags=doctest.ELLIPSIS | doctest.NORMALIZE_WHITESPACE,
-    )
+    result = run_examples("value.md")
     assert result.attempted >= 5 and result.failed == 0
 
 

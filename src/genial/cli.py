@@ -37,6 +37,7 @@ import importlib
 import json
 import os
 import re
+import shlex
 import stat
 import sys
 import tempfile
@@ -695,8 +696,8 @@ def _openings(args: argparse.Namespace, session: _Session) -> int:
     session.finished = True
     writes: list[tuple[_Output, Callable[[str], object]]] = []
     if args.adaptive and args.out is not None:
-        result.to_csv(os.path.join(args.out, "table.csv"))
-        session.say(f"the race's steps and table.csv are in {args.out}")
+        result.to_book(args.out, command=" ".join(["genial", *map(shlex.quote, args.argv)]))
+        session.say(f"the race's steps and the book (table.csv, book.json) are in {args.out}")
     if table:
         writes.append((table, result.to_csv if table.extension == ".csv" else result.to_parquet))
     if plot:
@@ -1504,6 +1505,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
     try:
         args, unknown = parser.parse_known_args(argv)
+        args.argv = list(sys.argv[1:] if argv is None else argv)
         if unknown:  # said by the command's parser, not by the top one
             prog = f"genial {args.command}"
             game = getattr(args, "game", None)

@@ -25,6 +25,7 @@ import os
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal
 
 import numpy as np
@@ -51,12 +52,14 @@ __all__ = [
     "OpeningAnalysis",
     "OpeningClass",
     "analyse",
+    "book",
     "first_placements",
     "first_player_advantage",
     "holm",
     "map_move",
     "observe",
     "opening_classes",
+    "read_book",
     "symmetries",
 ]
 
@@ -364,6 +367,7 @@ class OpeningAnalysis:
     metric: str = "win_rate"
     seconds: float | None = None
     race: dict[str, Any] | None = None  # the adaptive analysis's summary (``analyse``)
+    provenance: dict[str, Any] | None = None  # how a book was made (``book``, ``read_book``)
 
     def __repr__(self) -> str:
         """One line (the table is ``table``; ``str()`` prints it, Jupyter shows it as HTML):
@@ -388,6 +392,40 @@ class OpeningAnalysis:
     def to_csv(self, path: str | os.PathLike[str]) -> None:
         """Write the table as CSV."""
         self.table.to_csv(path, index=False)
+
+    def to_book(self, directory: str | os.PathLike[str], *, command: str | None = None) -> None:
+        """Write this analysis as an opening book, the form ``book`` reads: ``table.csv`` and
+        ``book.json`` (its provenance: rules, policies, games, seed, the race's parameters,
+        ``command``, the date, genial's version, and the table's SHA-256) in ``directory``."""
+        import datetime
+        import hashlib
+        import json
+
+        from .._version import __version__
+
+        where = Path(os.fspath(directory))
+        where.mkdir(parents=True, exist_ok=True)
+        text = self.table.to_csv(index=False, lineterminator="\n")
+        meta = {
+            "format": BOOK_FORMAT,
+            "rules": str(self.rules),
+            "seat": self.seat,
+            "reply_to": self.reply_to,
+            "policy": list(self.policy),
+            "games_per_opening": self.games_per_opening,
+            "seed": None if self.seed is None else str(self.seed.entropy),
+            "race": self.race,
+            "games": int(self.table["games"].sum()),
+            "seconds": None if self.seconds is None else round(self.seconds, 1),
+            "command": command,
+            "date": datetime.date.today().isoformat(),
+            "genial": __version__,
+            "sha256": hashlib.sha256(text.encode()).hexdigest(),
+        }
+        for name, data in (("table.csv", text), ("book.json", json.dumps(meta, indent=1) + "\n")):
+            tmp = where / (name + ".tmp")
+            tmp.write_text(data, encoding="utf-8")
+            os.replace(tmp, where / name)
 
     def cell_win_rates(self) -> dict[Cell, float]:
         """Each cell's mean metric (win rate; the result in solo) over the openings (every
@@ -534,6 +572,29 @@ def _table(
     return table.reset_index(drop=True), average, float(lo), float(hi)
 
 
+def _result(
+    classes: Sequence[OpeningClass],
+    stats: Sequence[dict[str, float]],
+    rules: Rules,
+    **fields: Any,
+) -> OpeningAnalysis:
+    """The ``OpeningAnalysis`` of ``classes`` and their ``stats`` (``_table``: ranked, tested
+    against the average) under ``rules``, with the other ``fields``."""
+    metric = "lowest" if rules.players == 1 else "win_rate"
+    table, average, lo, hi = _table(classes, stats, metric)
+    return OpeningAnalysis(
+        players=rules.players,
+        classes=tuple(classes),
+        table=table,
+        average=average,
+        average_lo=lo,
+        average_hi=hi,
+        rules=rules,
+        metric=metric,
+        **fields,
+    )
+
+
 # -- the analyses ------------------------------------------------------------------------------
 
 
@@ -662,23 +723,16 @@ def analyse(
             jobs, workers=n_workers, progress=progress, backend=backend, address=address
         )
         stats = [_class_stats(runs, seat) for runs in results]
-    seconds = time.perf_counter() - began
-    table, average, lo, hi = _table(classes, stats, metric)
-    return OpeningAnalysis(
-        players=players,
+    return _result(
+        classes,
+        stats,
+        game_rules,
         seat=seat,
         policy=names,
         games_per_opening=int(games_per_opening),
         seed=root,
         reply_to=None if first is None else str(first),
-        classes=tuple(classes),
-        table=table,
-        average=average,
-        average_lo=lo,
-        average_hi=hi,
-        rules=game_rules,
-        metric=metric,
-        seconds=seconds,
+        seconds=time.perf_counter() - began,
         race=race_info,
     )
 
@@ -794,6 +848,99 @@ def _race(
     return stats, info
 
 
+BOOK_FORMAT = "genial-book-1"
+_BOOK_COLUMNS = {
+    "class": int, "games": int, "wins": int, "shared": int, "lowest": float, "lowest_lo": float,
+    "lowest_hi": float, "lowest_sd": float, "margin": float, "margin_lo": float,
+    "margin_hi": float, "stopped_after": int, "race_lo": float, "race_hi": float,
+}  # fmt: skip
+
+
+def read_book(directory: str | os.PathLike[str] | Any) -> OpeningAnalysis:
+    """The opening book in ``directory`` (``OpeningAnalysis.to_book``), checked like user
+    input: its format, the table's SHA-256, every class of its rules exactly once, counts that
+    add up; the table is rebuilt from the games' counts (intervals and tests recomputed), and
+    ``provenance`` holds ``book.json``. ``GenialError`` says what is wrong."""
+    import hashlib
+    import io
+    import json
+
+    import pandas as pd
+
+    where = directory if hasattr(directory, "joinpath") else Path(os.fspath(directory))
+    try:
+        meta = json.loads(where.joinpath("book.json").read_text("utf-8"))
+        text = where.joinpath("table.csv").read_text("utf-8")
+    except (OSError, UnicodeError, ValueError) as err:
+        raise GenialError(f"opening book {excerpt(str(where))}: cannot be read ({err})") from None
+    if not isinstance(meta, dict) or meta.get("format") != BOOK_FORMAT:
+        raise GenialError(f"opening book {excerpt(str(where))}: not a {BOOK_FORMAT} book")
+    if hashlib.sha256(text.encode()).hexdigest() != meta.get("sha256"):
+        raise GenialError(
+            f"opening book {excerpt(str(where))}: its table does not match its sha256"
+        )
+    try:
+        rules = Rules.parse(str(meta.get("rules")))
+        raw = pd.read_csv(io.StringIO(text))
+        rows = {
+            int(r["class"]): {k: kind(r[k]) for k, kind in _BOOK_COLUMNS.items() if k != "class"}
+            for r in raw.to_dict("records")
+        }
+    except (ValueError, KeyError, TypeError) as err:
+        raise GenialError(f"opening book {excerpt(str(where))}: a bad table ({err})") from None
+    first = None if meta.get("reply_to") is None else Move.parse(str(meta["reply_to"]))
+    classes = opening_classes(rules, first)
+    if sorted(rows) != [c.index for c in classes] or len(raw) != len(classes):
+        raise GenialError(
+            f"opening book {excerpt(str(where))}: it must hold every one of the "
+            f"{len(classes)} classes once"
+        )
+    stats = []
+    for cls in classes:
+        row = rows[cls.index]
+        n, wins, shared = row["games"], row["wins"], row["shared"]
+        if not (n >= 1 and 0 <= wins <= n and 0 <= shared <= n - wins):
+            raise GenialError(f"opening book {excerpt(str(where))}: class {cls.index}: bad counts")
+        w_lo, w_hi = wilson_interval(wins, n)
+        stats.append(
+            {"games": n, "wins": wins, "shared": shared, "win_rate": wins / n,
+             "win_rate_lo": float(w_lo), "win_rate_hi": float(w_hi),
+             **{k: row[k] for k in _BOOK_COLUMNS if k not in ("class", "games", "wins", "shared")}}
+        )  # fmt: skip
+    policy = meta.get("policy")
+    seed = meta.get("seed")
+    return _result(
+        classes,
+        stats,
+        rules,
+        seat=int(meta.get("seat", 0)),
+        policy=tuple(str(p) for p in policy) if isinstance(policy, list) else (),
+        games_per_opening=meta.get("games_per_opening"),
+        seed=None if seed is None else np.random.SeedSequence(int(seed)),
+        reply_to=None if first is None else str(first),
+        seconds=meta.get("seconds"),
+        race=meta.get("race"),
+        provenance=meta,
+    )
+
+
+def book(players: int = 2) -> OpeningAnalysis:
+    """The opening book genial ships for ``players`` (2, 3 or 4): every class of openings of
+    that player count played out under a value search (docs/openings.md), as an
+    ``OpeningAnalysis`` whose ``provenance`` says how it was made (the policy, the games, the
+    seed, the command, the date, genial's version).
+
+    >>> two = book(2)
+    >>> len(two.table), two.provenance["policy"][0].startswith("mc:")
+    (164, True)
+    """
+    from importlib import resources
+
+    if isinstance(players, bool) or players not in (2, 3, 4):
+        raise GenialError(f"books are for 2, 3 or 4 players, got {excerpt(players)}")
+    return read_book(resources.files("genial").joinpath("books").joinpath(f"{players}p"))
+
+
 def observe(runs: Playouts, seat: int = 0) -> OpeningAnalysis:
     """Group existing playouts by ``seat``'s opening class (observational: the openings were
     chosen by the policies, so classes differ in games and in who chose them).
@@ -817,22 +964,15 @@ def observe(runs: Playouts, seat: int = 0) -> OpeningAnalysis:
     labels = np.array([class_of.get(int(a), -1) for a in runs.opening[:, seat]])
     stats = [_class_stats(runs[labels == c.index], seat) for c in classes]
     keep = [i for i, st in enumerate(stats) if st["games"] > 0]
-    metric = "lowest" if rules.players == 1 else "win_rate"
-    table, average, lo, hi = _table([classes[i] for i in keep], [stats[i] for i in keep], metric)
-    return OpeningAnalysis(
-        players=runs.players,
+    return _result(
+        [classes[i] for i in keep],
+        [stats[i] for i in keep],
+        rules,
         seat=seat,
         policy=runs.policies,
         games_per_opening=None,
         seed=runs.seed,
         reply_to=None,
-        classes=tuple(classes[i] for i in keep),
-        table=table,
-        average=average,
-        average_lo=lo,
-        average_hi=hi,
-        rules=rules,
-        metric=metric,
     )
 
 
