@@ -233,3 +233,21 @@ def test_outcomes_of_rows_without_colours() -> None:
     # deal 0: policy 0 sits in seat 0 of rotation 0 and in seat 1 of rotation 1: first twice
     assert first.tolist() == [[2, 0], [0, 0]] and wins[0].tolist() == [[0, 2], [0, 0]]
     assert ties[1].tolist() == [[0, 2], [2, 0]]
+
+
+def test_genial_arena_is_the_function_whatever_was_imported_first() -> None:
+    """``genial.arena`` names both a submodule and its function: importing the submodule first
+    (``from genial.arena import ...``) must not turn ``from genial import arena`` into the
+    module (a fresh interpreter, so that no test has imported either yet)."""
+    import subprocess
+    import sys
+
+    code = (
+        "from genial.arena import ArenaResult\n"
+        "import genial.arena\n"
+        "from genial import arena\n"
+        "import genial, sys\n"
+        "assert callable(arena) and arena is genial.arena, arena\n"
+        "assert sys.modules['genial.arena'].ArenaResult is ArenaResult\n"
+    )
+    subprocess.run([sys.executable, "-c", code], check=True)

@@ -19,7 +19,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from genial import Game, GenialError, Rules, _core, arena, learn, simulate
+from genial import Game, GenialError, Rules, _core, learn, simulate
+from genial.arena import arena
 from genial.cards import CardGame
 from genial.policies import parse_policy
 

@@ -169,3 +169,25 @@ def __getattr__(name: str) -> Any:
 
 def __dir__() -> list[str]:
     return sorted({*globals(), *_LAZY, *_SUBMODULES, *_MOVED})
+
+
+class _Package(ModuleType):
+    """``genial`` itself: a submodule named like one of the package's functions (``arena``) is
+    kept out of that name. The import system sets ``genial.arena`` to the module whenever
+    ``genial.arena`` is imported; the function stays the name, whichever comes first, and the
+    module stays ``sys.modules["genial.arena"]`` (where ``from genial.arena import ...`` finds
+    it)."""
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        lazy = _LAZY.get(name)
+        if (
+            lazy is not None
+            and isinstance(value, ModuleType)
+            and value.__name__ == f"{__name__}{lazy[0]}"
+            and (lazy[1] or name) == name
+        ):
+            value = getattr(value, name)
+        super().__setattr__(name, value)
+
+
+sys.modules[__name__].__class__ = _Package
