@@ -128,6 +128,24 @@ def test_openings_on_the_cluster_give_the_same_table(cluster: Any) -> None:
     pd.testing.assert_frame_equal(local.table, dask.table)
 
 
+def test_the_adaptive_analysis_on_the_cluster_gives_the_same_table(
+    cluster: Any, tmp_path: Any
+) -> None:
+    """The race's steps played on the cluster (chunks from a later game on, run_many(first=))
+    give the threads' table, and its checkpoint resumes on the threads."""
+    from genial.board.openings import analyse
+
+    options = {"games_per_opening": 32, "seed": 2, "adaptive": True, "batch": 16,
+               "policy": "mc:1:value:d0"}  # fmt: skip
+    local = analyse(2, workers=1, **options)
+    dask = analyse(
+        2, backend="dask", address=cluster.scheduler_address, out=tmp_path / "race", **options
+    )
+    pd.testing.assert_frame_equal(local.table, dask.table)
+    again = analyse(2, workers=1, out=tmp_path / "race", resume=True, **options)
+    pd.testing.assert_frame_equal(local.table, again.table)
+
+
 class _Counted:
     """A sized iterable of ints that counts those taken from it (a lazy plan's stand-in)."""
 
