@@ -166,10 +166,12 @@ def test_bad_arrays_are_refused(tmp_path: Path, arrays: dict, message: str) -> N
 def test_adaptive_rows_are_the_uniform_analysis_first_games() -> None:
     """Without a class stopped, the race plays exactly the uniform analysis's games (the same
     seeds, chunk by chunk), so its table is the uniform table, plus the race's columns."""
-    uniform = analyse(2, games_per_opening=2048, seed=5, workers=2)
-    raced = analyse(2, games_per_opening=2048, seed=5, workers=2, adaptive=True, batch=1024)
-    assert raced.race is not None and raced.race["rounds"] == 2
-    assert raced.race["games"] == raced.race["uniform_games"] == 164 * 2048
+    # mc:1:k1 plays greedy's best at once, at greedy's cost, in search-policy chunks of 16 games
+    options = {"games_per_opening": 48, "seed": 5, "policy": "mc:1:k1"}
+    uniform = analyse(2, **options)
+    raced = analyse(2, adaptive=True, batch=16, **options)
+    assert raced.race is not None and raced.race["rounds"] == 3  # 16, 32, then 48 games
+    assert raced.race["games"] == raced.race["uniform_games"] == raced.race["played"] == 164 * 48
     columns = ["class", "games", "wins", "shared", "lowest", "margin"]
     assert raced.table[columns].equals(uniform.table[columns])
     assert (raced.table["stopped_after"] == -1).all()
@@ -180,8 +182,8 @@ def test_adaptive_rows_are_the_uniform_analysis_first_games() -> None:
 def test_an_interrupted_analysis_resumes_to_the_same_table(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    options = {"games_per_opening": 64, "seed": 7, "workers": 2, "adaptive": True,
-               "policy": "mc:2:value:d1", "batch": 32}  # fmt: skip
+    options = {"games_per_opening": 32, "seed": 7, "workers": 2, "adaptive": True,
+               "policy": "mc:1:k1", "batch": 16}  # fmt: skip
     whole = analyse(2, **options)
     calls = {"n": 0}
     real = openings_module.run_many
@@ -200,6 +202,8 @@ def test_an_interrupted_analysis_resumes_to_the_same_table(
     assert len(manifest["steps"]) == 2  # the steps finished before Ctrl-C are kept
     resumed = analyse(2, out=tmp_path / "book", resume=True, **options)
     assert resumed.table.equals(whole.table)
+    assert resumed.race is not None and resumed.race["played"] == 164 * 32 - 2 * 1024
+    assert "resumed: 2,048 games read from disk" in resumed.summary()
     # a finished analysis resumes to itself without playing a game
     monkeypatch.setattr(openings_module, "run_many", None)
     again = analyse(2, out=tmp_path / "book", resume=True, **options)
@@ -235,7 +239,7 @@ def test_the_command_line_races_writes_and_resumes(
 
     where = tmp_path / "race"
     argv = ["openings", "--players", "2", "--games-per-opening", "32", "--policy",
-            "mc:2:value:d1", "--adaptive", "--batch", "16", "--seed", "3", "--no-progress",
+            "mc:1:k1", "--adaptive", "--batch", "16", "--seed", "3", "--no-progress",
             "--rows", "1", "--out", str(where)]  # fmt: skip
     assert main(argv) == 0
     first = (where / "table.csv").read_text()
@@ -272,14 +276,14 @@ def test_the_shipped_books(players: int, classes: int) -> None:
 
 
 def small_book(where: Path) -> None:
-    result = analyse(2, games_per_opening=16, seed=2, policy="mc:1:value:d0", adaptive=True)
+    result = analyse(2, games_per_opening=16, seed=2, policy="mc:1:k1", adaptive=True)
     result.to_book(where, command="test")
 
 
 def test_a_book_round_trips(tmp_path: Path) -> None:
     from genial.openings import read_book
 
-    result = analyse(2, games_per_opening=16, seed=2, policy="mc:1:value:d0", adaptive=True)
+    result = analyse(2, games_per_opening=16, seed=2, policy="mc:1:k1", adaptive=True)
     result.to_book(tmp_path / "b", command="test")
     back = read_book(tmp_path / "b")
     columns = ["class", "games", "wins", "win_rate", "win_rate_lo", "margin", "p_value"]

@@ -500,10 +500,13 @@ class OpeningAnalysis:
                 f"{i + 1:>4}  {row['example']:<14} {values}  "
                 f"{'yes' if row['differs'] else 'no':<7}  {row['description']}"
             )
-        if self.seconds:
-            lines.append(
-                f"{int(t['games'].sum()) / self.seconds:,.0f} games/s, {self.seconds:.1f} s"
-            )
+        played = int(t["games"].sum())
+        if self.race is not None and "played" in self.race:
+            played = int(self.race["played"])  # a resumed race read the rest from disk
+            if played < int(t["games"].sum()):
+                lines.append(f"resumed: {int(t['games'].sum()) - played:,} games read from disk")
+        if self.seconds and played:
+            lines.append(f"{played / self.seconds:,.0f} games/s, {self.seconds:.1f} s")
         return "\n".join(lines)
 
     def __str__(self) -> str:
@@ -795,6 +798,7 @@ def _race(
             race.record(int(i), count=int(rows.sum()), total=float(value.sum()))
 
     per_step = max(1, 64 * size)
+    played = 0
     while not race.done:
         goal = race.targets()
         while todo := [i for i in race.alive if race.count[i] < goal[i]]:
@@ -814,6 +818,7 @@ def _race(
             group = split(todo, max(1, per_step // max(1, goal[todo[0]] - race.count[todo[0]])))[0]
             jobs = [(specs[i], goal[i] - race.count[i]) for i in group]
             results = run(jobs, [race.count[i] for i in group])
+            played += sum(len(r) for r in results)
             cls = np.concatenate(
                 [np.full(len(r), i, dtype=np.uint16) for i, r in zip(group, results, strict=True)]
             )
@@ -844,6 +849,7 @@ def _race(
         "games": sum(race.count),
         "uniform_games": k * cap,
         "in_race": len(race.alive),
+        "played": played,
     }
     return stats, info
 
