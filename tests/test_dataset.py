@@ -251,10 +251,10 @@ def test_an_unwritable_directory_is_refused_before_playing(
 
     import genial.batch.dataset as dataset
 
-    def refuse(path: Path, text: str) -> None:
+    def refuse(path: Path, data: bytes | str) -> None:
         raise PermissionError(errno.EACCES, "Permission denied", str(path))
 
-    monkeypatch.setattr(dataset, "_write_text", refuse)
+    monkeypatch.setattr(dataset, "write_atomic", refuse)
     with pytest.raises(GenialError, match=r"cannot write to .*Permission denied"):
         simulate(10, out=tmp_path / "runs")
 

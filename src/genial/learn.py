@@ -42,6 +42,7 @@ from . import _core
 from ._version import __version__
 from .board.rules import Rules
 from .errors import GenialError, excerpt
+from .files import write_atomic
 from .policies import kernel_policies, parse_policies
 from .seeds import POLICY_STREAM, as_seed_sequence, child_seed, stream
 
@@ -307,8 +308,4 @@ def write_weights(model: Model, path: str | os.PathLike[str]) -> None:
     """Write ``model``'s weights file (``Model.to_json``) to ``path``, through a temporary file
     beside it (a reader never sees half a file). The kernel reads ``genial/value_weights.json``
     at import; replace that file to play with other weights."""
-    target = os.fspath(path)
-    tmp = f"{target}.tmp"
-    with open(tmp, "w", encoding="utf-8") as out:
-        out.write(model.to_json())
-    os.replace(tmp, target)
+    write_atomic(path, model.to_json())

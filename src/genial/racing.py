@@ -40,6 +40,7 @@ import numpy as np
 import numpy.typing as npt
 
 from .errors import GenialError, excerpt
+from .files import write_atomic
 
 __all__ = ["FORMAT", "Checkpoint", "CheckpointError", "Race", "hoeffding_radius"]
 
@@ -132,15 +133,6 @@ def _sha256(data: bytes) -> str:
     return hashlib.sha256(data).hexdigest()
 
 
-def _write_atomic(path: Path, data: bytes) -> None:
-    tmp = path.with_name(path.name + ".tmp")
-    with open(tmp, "wb") as out:
-        out.write(data)
-        out.flush()
-        os.fsync(out.fileno())
-    os.replace(tmp, path)
-
-
 class Checkpoint:
     """The steps of a race on disk, in directory ``path``: each step a set of named integer
     arrays of one length (``.npz``, no pickles), listed in order with its SHA-256 and its
@@ -225,13 +217,13 @@ class Checkpoint:
         contents: dict[str, Any] = {k: np.ascontiguousarray(v) for k, v in arrays.items()}
         np.savez(buffer, **contents)
         raw = buffer.getvalue()
-        _write_atomic(self.path / name, raw)
+        write_atomic(self.path / name, raw)
         self.steps.append({"file": name, "sha256": _sha256(raw), "info": dict(info)})
         self._write_manifest()
 
     def _write_manifest(self) -> None:
         meta = {"format": FORMAT, "params": self.params, "steps": self.steps}
-        _write_atomic(self.path / "manifest.json", (json.dumps(meta, indent=1) + "\n").encode())
+        write_atomic(self.path / "manifest.json", (json.dumps(meta, indent=1) + "\n").encode())
 
 
 def _read_arrays(

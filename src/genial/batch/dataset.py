@@ -60,6 +60,7 @@ import numpy.typing as npt
 
 from .._version import __version__
 from ..errors import GenialError, excerpt, is_int
+from ..files import write_atomic
 from ..policies import canonical, parse_policy
 from ..registry import entry
 from ..seeds import MAX_SEED_BITS, seed_words
@@ -612,16 +613,6 @@ def _read_meta(path: Path) -> tuple[dict[str, Any], _Checked]:
     return meta, checked
 
 
-def _write_text(path: Path, text: str) -> None:
-    """Write ``text`` to ``path`` atomically (a temporary file renamed)."""
-    temp = path.with_name(f".{path.name}.tmp-{os.getpid()}")
-    try:
-        temp.write_text(text, encoding="utf-8")
-        os.replace(temp, path)
-    finally:
-        temp.unlink(missing_ok=True)
-
-
 # -- the directory ---------------------------------------------------------------------------------
 
 
@@ -949,7 +940,7 @@ class DatasetWriter:
             "seconds": self.seconds or None,
         }
         meta["sha256"] = _seal(meta)
-        _write_text(self.path / META, json.dumps(meta, indent=1) + "\n")
+        write_atomic(self.path / META, json.dumps(meta, indent=1) + "\n")
 
     def add(self, chunk: Chunk) -> None:
         """Take a chunk; write its part when the part's last chunk is in."""
@@ -990,7 +981,7 @@ class DatasetWriter:
         self._temps.add(temp)
         with open(temp, "wb") as file:
             file.write(data)
-        _write_text(self.path / digest_name(part), f"{_sha256(data)}  {final.name}\n")
+        write_atomic(self.path / digest_name(part), f"{_sha256(data)}  {final.name}\n")
         os.replace(temp, final)
         self._temps.discard(temp)
 

@@ -34,6 +34,7 @@ from ..batch import Playouts, prepare, run_many, simulate
 from ..batch.backends import checked_backend
 from ..batch.chunks import check_memory
 from ..errors import GenialError, excerpt
+from ..files import write_atomic
 from ..policies import canonical, parse_policies
 from ..racing import Checkpoint, CheckpointError, Race, split
 from ..registry import entry
@@ -422,10 +423,8 @@ class OpeningAnalysis:
             "genial": __version__,
             "sha256": hashlib.sha256(text.encode()).hexdigest(),
         }
-        for name, data in (("table.csv", text), ("book.json", json.dumps(meta, indent=1) + "\n")):
-            tmp = where / (name + ".tmp")
-            tmp.write_text(data, encoding="utf-8")
-            os.replace(tmp, where / name)
+        write_atomic(where / "table.csv", text)
+        write_atomic(where / "book.json", json.dumps(meta, indent=1) + "\n")
 
     def cell_win_rates(self) -> dict[Cell, float]:
         """Each cell's mean metric (win rate; the result in solo) over the openings (every
