@@ -1185,16 +1185,8 @@ cdef double cut_value(State *st, int q) noexcept nogil:
     """The learned evaluation of the unfinished ``st`` for seat ``q`` (a ``value`` rollout's
     cut), from what ``q`` would see there; at ``q``'s swap decision, the better option."""
     cdef double share[NCOL]
-    cdef double f[NFEAT]
-    cdef double v, w
     unseen_shares(st, q, share)
-    value_features(st, q, share, False, f)
-    v = value_of(f, st.rules.n_sets)
-    if st.phase == PH_SWAP and st.current == q:
-        value_features(st, q, share, True, f)
-        w = value_of(f, st.rules.n_sets)
-        v = w if w > v else v
-    return v
+    return best_option(st, q, share, st.phase == PH_SWAP and st.current == q)
 
 
 cdef void seat_values(State *st, double *out) noexcept nogil:
@@ -1984,15 +1976,13 @@ cdef class Core(_State):
         """The learned evaluation of this position for ``seat``: its estimated share of first
         place (solo: its lowest counter over the cap); exact once the game is over."""
         cdef double share[NCOL]
-        cdef double f[NFEAT]
         if not 0 <= seat < self.st.rules.players:
             raise ValueError(f"no seat {seat}")
         if self.st.phase == PH_OVER:
             return final_value(&self.st, seat)
         check_value_ready()
         unseen_shares(&self.st, seat, share)
-        value_features(&self.st, seat, share, fresh, f)
-        return value_of(f, self.st.rules.n_sets)
+        return rate(&self.st, seat, share, fresh)
 
     def redeal(self, int view_seat, object bit_generator):
         """Determinise in place for ``view_seat``: every other seat's rack goes back to the bag,

@@ -157,6 +157,24 @@ cdef inline double value_of(const double *f, int n_sets) noexcept nogil:
     return 1.0 / (1.0 + exp(-z))
 
 
+cdef inline double rate(const State *st, int p, const double *share, bint fresh) noexcept nogil:
+    """The evaluation of ``st`` for ``p`` (``value_features`` then ``value_of``)."""
+    cdef double f[NFEAT]
+    value_features(st, p, share, fresh, f)
+    return value_of(f, st.rules.n_sets)
+
+
+cdef inline double best_option(const State *st, int p, const double *share,
+                               bint swap) noexcept nogil:
+    """The evaluation for ``p`` keeping its rack, or, if ``swap`` (the offer is ``p``'s to
+    take), the better of keeping and a fresh rack."""
+    cdef double v = rate(st, p, share, False), w
+    if swap:
+        w = rate(st, p, share, True)
+        v = w if w > v else v
+    return v
+
+
 cdef double final_value(const State *st, int p) noexcept nogil:
     """What the evaluation estimates, once the game is over: ``p``'s share of first place (solo:
     its lowest counter over the cap)."""
@@ -179,19 +197,11 @@ cdef double after_value(State *work, int p, int more, const double *share) noexc
     """The evaluation, for ``p``, of ``work`` just after ``p``'s placement (``place_tile``,
     which returned ``more``): exact if the game is over; with the swap offer to come, the
     better of keeping and swapping."""
-    cdef double f[NFEAT]
-    cdef double v, w
     if work.phase == PH_OVER:
         return final_value(work, p)
     if more:
         work.bonus = 0                      # the turn's placements are over
-    value_features(work, p, share, False, f)
-    v = value_of(f, work.rules.n_sets)
-    if more and swap_allowed(work):
-        value_features(work, p, share, True, f)
-        w = value_of(f, work.rules.n_sets)
-        v = w if w > v else v
-    return v
+    return best_option(work, p, share, more and swap_allowed(work))
 
 
 cdef int choose_value(State *st, int top_k, bitgen_t *rng) noexcept nogil:
@@ -201,17 +211,13 @@ cdef int choose_value(State *st, int top_k, bitgen_t *rng) noexcept nogil:
     if a fresh rack rates better than the kept one refilled. Reads only what the mover sees."""
     cdef int32_t cand[MAXCAND]
     cdef double share[NCOL]
-    cdef double f[NFEAT]
-    cdef double v, keep, best_v = -1.0
+    cdef double v, best_v = -1.0
     cdef int p = st.current, n, i, more, best = -1
     cdef uint64_t seed = rng.next_uint64(rng.state)
     cdef State work
     unseen_shares(st, p, share)
     if st.phase == PH_SWAP:
-        value_features(st, p, share, False, f)
-        keep = value_of(f, st.rules.n_sets)
-        value_features(st, p, share, True, f)
-        return ACT_SWAP if value_of(f, st.rules.n_sets) > keep else ACT_KEEP
+        return ACT_SWAP if rate(st, p, share, True) > rate(st, p, share, False) else ACT_KEEP
     n = candidates(st, top_k, seed, cand)
     if n <= 1:
         return cand[0] if n == 1 else -1
