@@ -16,6 +16,7 @@ select table of this translation unit and reads the CPU's features).
 
 from cpython.pycapsule cimport PyCapsule_GetPointer, PyCapsule_IsValid
 from libc.stdint cimport uint8_t, uint32_t, uint64_t
+from libc.string cimport memcpy
 from numpy.random cimport bitgen_t
 
 from genial._pcg cimport draw32, draw_double
@@ -227,6 +228,7 @@ cdef struct Draws:
     int n_log
     int max_log
     int error                   # DRAW_*: the first fault met
+    Bag *short_pile             # if not NULL: the pile a draw found the script run out at
 
 
 cdef inline void bag_fill(Bag *bag, const uint8_t *counts, int n_types) noexcept nogil:
@@ -294,7 +296,10 @@ cdef inline int bag_draw(Bag *bag, Draws *ds) noexcept nogil:
         return -1
     if ds.script != NULL:
         if ds.pos >= ds.n_script:
-            ds.error = DRAW_SCRIPT_SHORT
+            if ds.error == DRAW_OK:     # the first fault stays the one reported
+                if ds.short_pile != NULL:
+                    memcpy(ds.short_pile, bag, sizeof(Bag))     # what the next draw comes from
+                ds.error = DRAW_SCRIPT_SHORT
             return -1
         t = ds.script[ds.pos]
         ds.pos += 1

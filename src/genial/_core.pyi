@@ -65,6 +65,11 @@ class _State:
         bit_generator: np.random.BitGenerator | None = None,
         script: Sequence[int] | None = None,
     ) -> list[int]: ...
+    def next_draw(self, action: int, script: Sequence[int]) -> list[int] | None:
+        """The pile the next draw of dealing (``action=-1``, before the deal) or of playing
+        ``action`` comes from once ``script`` is drawn: the count of each item type, or
+        ``None`` if ``script`` is all the action draws. ``ValueError`` for an illegal action or
+        a script that cannot be drawn; the state is unchanged."""
     @property
     def current(self) -> int: ...
     @property

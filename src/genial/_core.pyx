@@ -1753,6 +1753,15 @@ cdef int no_source(State *st, Draws *ds, uint8_t *buf) except -1:
     return 0
 
 
+cdef int _check_undealt(const State *st) except -1:
+    """``ValueError`` unless every rack is empty (``next_draw`` of the deal)."""
+    cdef int p
+    for p in range(st.rules.players):
+        if st.rack_n[p]:
+            raise ValueError("the racks are already dealt")
+    return 0
+
+
 include "genial/_state.pxi"
 
 

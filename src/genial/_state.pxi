@@ -8,7 +8,8 @@
 # ``st`` (its state class subclasses it), and defines, before ``include "genial/_state.pxi"``:
 # ``GState`` (its state, ``ctypedef``); ``N_ACTIONS`` (its action ids); ``is_legal``,
 # ``legal_actions`` and ``swap_allowed`` (the rules); ``check_state(const GState *) except -1`` (``ValueError`` unless the kernel can
-# act on the state); ``deal`` and ``apply_action`` (the rules); ``sort_pile(GState *)`` (the draw
+# act on the state); ``_check_undealt(const GState *) except -1`` (``ValueError`` unless nothing
+# is dealt yet); ``deal`` and ``apply_action`` (the rules); ``sort_pile(GState *)`` (the draw
 # pile in canonical order); ``no_source(GState *, Draws *, uint8_t *buf) except -1`` (what to do
 # when neither a bit generator nor a script is given); ``MAX_DRAWS`` (the draws one call may
 # make, at most); the Python objects ``ITEM`` (what is drawn: "tile", "card"), ``PILE`` (where
@@ -18,7 +19,7 @@ from libc.stdint cimport int32_t, uint8_t
 from libc.string cimport memcpy, memset
 
 from genial._checks cimport read_script
-from genial._common cimport DRAW_NOT_IN_BAG, DRAW_OK, DRAW_SCRIPT_SHORT, Draws, bitgen_of
+from genial._common cimport DRAW_NOT_IN_BAG, DRAW_OK, DRAW_SCRIPT_SHORT, Bag, Draws, bitgen_of
 
 import numpy as np
 
@@ -45,11 +46,16 @@ cdef inline int step_state(GState *st, int action, Draws *ds) noexcept nogil:
     return apply_action(st, action, ds)
 
 
-cdef object run_step(GState *st, int action, object bit_generator, object script):
+cdef object run_step(GState *st, int action, object bit_generator, object script,
+                     Bag *short_pile=NULL):
     """Deal (``action < 0``) or apply ``action`` (legal: the callers check) on a copy of ``st``,
     kept only if every draw succeeded; the draws come from ``bit_generator`` (a numpy
     BitGenerator) or, when ``script`` (item type ids) is given, from the script, which must
-    hold exactly the items drawn. Returns the item types drawn."""
+    hold exactly the items drawn. Returns the item types drawn.
+
+    With ``short_pile`` (and a script) a script that runs out is no error: the pile the next
+    draw would have come from is copied there, ``st`` is left unchanged and ``None`` returned
+    (``next_draw``)."""
     cdef GState work
     cdef Draws ds
     cdef uint8_t log[MAX_DRAWS]
@@ -58,6 +64,7 @@ cdef object run_step(GState *st, int action, object bit_generator, object script
     memset(&ds, 0, sizeof(Draws))
     ds.log = log
     ds.max_log = MAX_DRAWS
+    ds.short_pile = short_pile if script is not None else NULL
     if script is not None:
         ds.n_script = read_script(script, buf, MAX_DRAWS, N_ITEMS, ITEM)
         ds.script = buf
@@ -73,6 +80,8 @@ cdef object run_step(GState *st, int action, object bit_generator, object script
             no_source(&work, &ds, buf)
         rc = step_state(&work, action, &ds)
     if ds.error == DRAW_SCRIPT_SHORT:
+        if ds.short_pile != NULL:
+            return None
         raise ValueError(f"the record's draws run out after {ds.pos} {ITEM}s")
     if ds.error == DRAW_NOT_IN_BAG:
         raise ValueError(f"drawn {ITEM} {ITEM_TEXT[ds.script[ds.pos - 1]]} is not in the {PILE}")
@@ -138,6 +147,32 @@ cdef class _State:
         if not is_legal(&self.st, action):
             raise ValueError(f"illegal action {action}")
         return run_step(&self.st, action, bit_generator, script)
+
+    def next_draw(self, int action, script):
+        """What the next draw of dealing (``action = -1``, before the deal) or of playing
+        ``action`` (legal now) comes from once the items of ``script`` (item type ids) are
+        drawn: a list of ``N_ITEMS`` counts, the pile's items of each type (each as likely to
+        be drawn as it is numerous), or ``None`` if those are all the items it draws. The state
+        is unchanged; ``ValueError`` if the action is illegal or the script cannot be drawn
+        (an item not in the pile, or more items than the action draws)."""
+        cdef Bag pile
+        cdef GState probe
+        cdef int i
+        cdef list counts
+        if script is None:
+            raise ValueError(f"a script of {ITEM}s is needed (an empty one for the first draw)")
+        if action < 0:
+            _check_undealt(&self.st)
+        elif not is_legal(&self.st, action):
+            raise ValueError(f"illegal action {action}")
+        pile.n = 0
+        memcpy(&probe, &self.st, sizeof(GState))    # run_step keeps a full draw: not here
+        if run_step(&probe, action, None, script, &pile) is not None:
+            return None
+        counts = [0] * N_ITEMS
+        for i in range(pile.n):
+            counts[pile.item[i]] += 1
+        return counts
 
     # -- reading ------------------------------------------------------------------------------
     @property

@@ -282,18 +282,61 @@ class GameBase(Generic[M, P, R]):
         """Play a record's moves with their scripted draws (``RecordError`` names the move)."""
         for i, (text, draws) in enumerate(moves):
             try:
-                m = self._as_move(text)
-                self._check_legal(m)
-                snapshot = self._snapshot()
-                drawn = self._core.apply(m.action, None, draws)
+                self._play_drawn(text, draws)
             except ValueError as exc:
                 raise RecordError(f"move {i} ({excerpt(text)}): {exc}") from None
-            self._history.append(snapshot)
-            self._moves.append((m, drawn))
 
-    def _choose(self, policy: str, epsilon: float) -> int:
-        """The action id a kernel policy picks here, from the policy stream (a search policy
-        only if the kernel has it: ``search_policies``)."""
+    # -- draws one at a time (genial.integrations.openspiel: every draw a chance node) ----------
+    @staticmethod
+    def _next_deal_draw(rules: Any, drawn: Sequence[int]) -> list[int] | None:
+        """What the deal's next draw comes from once ``drawn`` (item type ids) is dealt: the
+        count of each item type, or ``None`` when ``drawn`` is the whole deal."""
+        counts: list[int] | None = rules.core().next_draw(-1, list(drawn))
+        return counts
+
+    @classmethod
+    def _dealt(cls: type[G], rules: Any, drawn: Sequence[int], seed: Any) -> G:
+        """A new game of ``rules`` whose deal drew ``drawn`` (the whole deal, in draw order)."""
+        core = rules.core()
+        core.deal(None, list(drawn))
+        return cls._from_core(core, rules, seed)
+
+    def _next_draw(self, action: int, drawn: Sequence[int]) -> list[int] | None:
+        """What the next draw of playing ``action`` (legal now) comes from once ``drawn`` is
+        drawn: the count of each item type, or ``None`` if ``drawn`` is all it draws."""
+        with self._lock:
+            counts: list[int] | None = self._core.next_draw(action, list(drawn))
+            return counts
+
+    def _play_drawn(self, move: Any, drawn: Sequence[int]) -> None:
+        """Play ``move`` (checked) with exactly the draws ``drawn`` instead of the chance
+        stream's (``RecordError`` if they are not what it draws; the game is then unchanged)."""
+        m = self._as_move(move)
+        with self._lock:
+            self._check_legal(m)
+            snapshot = self._snapshot()
+            try:
+                got = self._core.apply(m.action, None, list(drawn))
+            except ValueError as exc:  # the kernel checks the draws before it plays
+                raise RecordError(f"draws: {exc}") from None
+            self._history.append(snapshot)
+            self._moves.append((m, got))
+
+    def _determinised(self: G, seat: int, bit_generator: np.random.BitGenerator) -> G:
+        """A new game at this position in which what ``seat`` cannot see (the other racks or
+        hands and the bag, deck or discard pile) is dealt again from ``bit_generator``, every
+        rack or hand keeping its size (the kernel's ``redeal``); its history starts there."""
+        self._check_seat(seat)
+        with self._lock:
+            core = self._core.copy()
+        core.redeal(seat, bit_generator)
+        return type(self)._from_core(core, self._rules, self._root)
+
+    def _choose(
+        self, policy: str, epsilon: float, bit_generator: np.random.BitGenerator | None = None
+    ) -> int:
+        """The action id a kernel policy picks here, from the policy stream (or from
+        ``bit_generator``; a search policy only if the kernel has it: ``search_policies``)."""
         name, eps = parse_policy(policy, epsilon)
         spec = search_spec(name)
         if spec is not None and spec.kind not in getattr(self._core, "search_policies", ()):
@@ -304,11 +347,12 @@ class GameBase(Generic[M, P, R]):
             if self._core.phase == 2:
                 raise IllegalMoveError("there is no legal move to choose from: the game is over")
             if spec is None:
-                action: int = self._core.choose(name, self._policy_stream(), eps)
+                stream = self._policy_stream() if bit_generator is None else bit_generator
+                action: int = self._core.choose(name, stream, eps)
             else:
                 action = self._core.choose(
                     spec.kind,
-                    self._policy_stream(),
+                    self._policy_stream() if bit_generator is None else bit_generator,
                     eps,
                     spec.iterations,
                     spec.rollout,

@@ -129,6 +129,13 @@ class BoardObserver:
         for cell, colour in zip(move.cells, move.colours, strict=True):
             self._cover(cell, colour)
 
+    def follow(self, game: Game) -> None:
+        """Set the board planes from ``game``'s board (any game of these rules, where
+        ``played`` follows one game move by move)."""
+        self._board = bytearray(self._empty)
+        for cell, colour in game.board.items():
+            self._cover(cell, colour)
+
     def truncated(self, game: Game) -> bool:
         """Whether the game stopped at the turn cap (checked after every action)."""
         return self.max_turns is not None and not game.is_over and game.turn > self.max_turns

@@ -676,6 +676,16 @@ cdef int no_source(CState *st, Draws *ds, uint8_t *buf) except -1:
     return 0
 
 
+cdef int _check_undealt(const CState *st) except -1:
+    """``ValueError`` unless nothing is dealt (the deal fills the displays: a second one would
+    overfill them)."""
+    cdef int p
+    for p in range(MAXP):
+        if st.hand_n[p] or st.disp_n[p]:
+            raise ValueError("the cards are already dealt")
+    return 0
+
+
 include "genial/_state.pxi"
 
 
@@ -894,14 +904,6 @@ cdef class Cards(_State):
         memcpy(&self.st, &work, sizeof(CState))
 
 
-cdef int _check_undealt(const CState *st) except -1:
-    """``ValueError`` unless nothing is dealt (the deal fills the displays: a second one would
-    overfill them)."""
-    cdef int p
-    for p in range(MAXP):
-        if st.hand_n[p] or st.disp_n[p]:
-            raise ValueError("the cards are already dealt")
-    return 0
 
 
 # ---------------------------------------------------------------------------------------------

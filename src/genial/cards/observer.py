@@ -94,6 +94,9 @@ class CardObserver:
     def played(self, game: CardGame, action: int) -> None:
         """Called after each action the environment plays (nothing to follow here)."""
 
+    def follow(self, game: CardGame) -> None:
+        """Nothing to follow here (``BoardObserver.follow`` sets its board planes)."""
+
     def truncated(self, game: CardGame) -> bool:
         """Whether the game stopped at the turn cap (checked after every action)."""
         return bool(game.truncated)

@@ -37,7 +37,6 @@ errors: a wrong call raises a ``genial.GenialError``, wrapped or not.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from functools import partial
 from typing import Any, ClassVar
 
@@ -62,6 +61,7 @@ from ..board.observer import BOARD_CELLS
 from ..errors import GenialError, IllegalMoveError, excerpt
 from ..registry import entry
 from ..seeds import as_seed_sequence, child_seed
+from ._common import ranking_rewards
 
 __all__ = [
     "BOARD_CELLS",
@@ -76,27 +76,6 @@ __all__ = [
 
 _NOT_RESET = "call reset() first: no game has started"
 _EPISODE_OVER = "the episode is over: every agent has been stepped with None; call reset()"
-
-
-def ranking_rewards(ranks: Sequence[int]) -> list[float]:
-    """The rewards of a finished game with ``n >= 2`` sides ranked ``ranks`` (0 = best, ties
-    equal): each side gets ``(sides ranked below it - sides ranked above it) / (n - 1)``.
-
-    A sole winner gets +1 and a sole loser -1; tied sides get the same reward; the rewards sum to
-    0. Two players: +1 / -1, a tie 0 / 0.
-
-    >>> ranking_rewards([0, 1])
-    [1.0, -1.0]
-    >>> ranking_rewards([0, 1, 1])        # second place shared
-    [1.0, -0.5, -0.5]
-    >>> ranking_rewards([1, 0, 2, 3])
-    [0.3333333333333333, 1.0, -0.3333333333333333, -1.0]
-    """
-    r = [int(v) for v in ranks]
-    n = len(r)
-    if n < 2:
-        raise GenialError(f"a ranking reward needs two or more sides, got {n}")
-    return [(sum(o > v for o in r) - sum(o < v for o in r)) / (n - 1) for v in r]
 
 
 class GameEnv(AECEnv):  # type: ignore[misc]
