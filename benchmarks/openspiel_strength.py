@@ -67,7 +67,7 @@ class _Genial(GenialBot):
 
 def _ismcts(game, sims: int, seed: int, clock: _Timed):  # type: ignore[no-untyped-def]
     rs = np.random.RandomState(seed)
-    return _ISMCTS(
+    bot = _ISMCTS(
         game,
         mcts.RandomRolloutEvaluator(1, rs),
         2.0,
@@ -76,6 +76,9 @@ def _ismcts(game, sims: int, seed: int, clock: _Timed):  # type: ignore[no-untyp
         allow_inconsistent_action_sets=True,
         clock=clock,
     )
+    # OpenSpiel's default resampler's sampler is seeded by the OS; this one replays
+    bot.set_resampler(lambda state, player: state.resample_from_infostate(player, rs.uniform))
+    return bot
 
 
 def match(game, policy: str, sims: int, deals: int, first: int) -> dict:  # type: ignore[no-untyped-def]
