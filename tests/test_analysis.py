@@ -148,7 +148,7 @@ def test_a_clearly_right_swap_is_ranked_first() -> None:
     assert game.phase == "swap"
     assert game.legal_moves() == [Move.swap(), Move.keep()]
     for view in ("player", "omniscient"):
-        result = evaluate(game, playouts=400, seed=3, workers=1, view=view)
+        result = evaluate(game, playouts=400, policy="random", seed=3, workers=1, view=view)
         assert [r["move"] for r in result.rows] == ["swap", "keep"]
         assert result.rows[0]["win_lo"] > result.rows[1]["win_hi"]
         assert [r["points"] for r in result.rows] == [0, 0]

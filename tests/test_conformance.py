@@ -160,6 +160,7 @@ def test_random_games(name: str) -> None:
     assert summary.rejected > 0
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("name", [name for name in GAMES if name in SEEKERS])
 def test_seeking_games(name: str) -> None:
     """The same contract on games played by a score-seeking chooser, which reach the rules that

@@ -128,6 +128,7 @@ def test_openings_on_the_cluster_give_the_same_table(cluster: Any) -> None:
     pd.testing.assert_frame_equal(local.table, dask.table)
 
 
+@pytest.mark.slow
 def test_the_adaptive_analysis_on_the_cluster_gives_the_same_table(
     cluster: Any, tmp_path: Any
 ) -> None:

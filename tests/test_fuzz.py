@@ -47,8 +47,9 @@ from genial.board.notation import load
 from genial.board.openings import analyse
 
 from . import fuzz_strategies as fs
+from .depth import sized
 
-EXAMPLES = max(1, int(os.environ.get("GENIAL_FUZZ_EXAMPLES", "200")))
+EXAMPLES = sized("GENIAL_FUZZ_EXAMPLES", full=200, quick=50)
 LIMIT = 0.5
 """CPU seconds a call may take: a bound that catches a hang or a super-linear parser (the
 slowest checks take about 5 ms quiet), never one a loaded machine can miss (a shared CI core

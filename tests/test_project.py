@@ -3,8 +3,9 @@ names, and the CI workflow that runs ``.ci/run`` on every push and pull request.
 
 from __future__ import annotations
 
-import tomllib
 from pathlib import Path
+
+import tomllib
 
 ROOT = Path(__file__).resolve().parents[1]
 

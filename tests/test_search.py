@@ -445,6 +445,7 @@ def win_share(policy: str, opponent: str, games: int, seed: int) -> tuple[float,
     return share / (2 * games), float(lo), float(hi)
 
 
+@pytest.mark.slow
 def test_mc_beats_greedy() -> None:
     """mc:100 against greedy over 120 games: the win rate's 95% interval is above one half
     (measured: about 0.79, docs/search.md)."""
@@ -452,6 +453,7 @@ def test_mc_beats_greedy() -> None:
     assert lo > 0.5, rate
 
 
+@pytest.mark.slow
 def test_value_search_beats_mc_100() -> None:
     """The issue's bar for a value search, seeded: mc:200:value against mc:100 over 300
     games, the seats alternated: the 95% lower bound of its score is at least 0.55 (measured

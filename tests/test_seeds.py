@@ -16,7 +16,7 @@ from genial import Game, GenialError, simulate
 from genial.board.openings import analyse
 from genial.seeds import MAX_SEED_BITS, as_seed_sequence, seed_words
 
-README = Path(__file__).resolve().parents[1] / "README.md"
+GUIDE = Path(__file__).resolve().parents[1] / "docs" / "guide.md"  # the manual
 
 TOKENS = ("1", "1v", "2", "2v", "2T", "2Tv", "3", "4", "4t")
 ARRAYS = ("scores", "ranks", "winner", "placements", "turns", "bonus", "swaps", "opening", "game")
@@ -408,9 +408,9 @@ def test_a_seed_sequence_of_too_much_entropy_is_refused() -> None:
     )
 
 
-def test_the_readme_states_the_bound_the_code_applies() -> None:
-    """README's seed sentence and the error message give the same bound."""
-    readme = " ".join(README.read_text(encoding="utf-8").split())
+def test_the_guide_states_the_bound_the_code_applies() -> None:
+    """The user guide's seed sentence and the error message give the same bound."""
+    readme = " ".join(GUIDE.read_text(encoding="utf-8").split())
     assert "anything `numpy.random.default_rng` takes" in readme
     assert f"below `2**{MAX_SEED_BITS}`" in readme
     assert f"{MAX_SEED_BITS // 32} 32-bit words" in readme

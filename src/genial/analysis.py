@@ -235,6 +235,22 @@ class Evaluation:
     def __str__(self) -> str:
         return self.summary()
 
+    def __repr__(self) -> str:
+        """Short (under ``REPR_LIMIT`` characters): the position, the settings, the number of
+        moves and the best one with its result; ``rows``/``table`` hold every move, ``str`` and
+        the HTML view show the first ones."""
+        top = self.rows[0] if self.rows else None
+        best = "None" if top is None else excerpt(str(top["move"]), 60)
+        value = "" if top is None else f", {self.metric}={round(float(top[self.metric]), 4)!r}"
+        position = self.position if len(self.position) <= 2000 else excerpt(self.position, 2000)
+        return (
+            f"Evaluation(position={position!r}, rules={excerpt(self.rules, 200)}, "
+            f"seat={self.seat}, phase={self.phase!r}, view={self.view!r}, "
+            f"policy={excerpt(self.policy, 400)}, moves={len(self.rows)}, "
+            f"playouts={self.playouts}, adaptive={self.adaptive}, "
+            f"total_playouts={self.total_playouts}, best={best}{value})"
+        )
+
     def _repr_html_(self) -> str:
         from .render.html import evaluation_html
 
@@ -510,7 +526,7 @@ def evaluate(
     game: Game | Position | CardGame | CardPosition | str | Any,
     *,
     playouts: int = 1000,
-    policy: str | Sequence[str] = "random",
+    policy: str | Sequence[str] = "greedy",
     seed: Any = None,
     workers: int | None = None,
     view: View = "player",
@@ -533,7 +549,8 @@ def evaluate(
         Playouts per move; with ``adaptive``, what the moves kept to the last round get.
     policy : str or sequence of str
         The policy of every seat in the playouts (one name, or one per seat), as
-        ``genial.simulate`` takes them: ``"random"``, ``"greedy"``, ... (the search policies
+        ``genial.simulate`` takes them: ``"greedy"`` (the default: the rollouts of ``mc:N``
+        and ``mcts:N``, and the command line's default), ``"random"``, ... (the search policies
         ``"mc:N"``, ``"mcts:N"`` in the board game only; a game without a kernel: the names
         its ``choose`` takes).
     seed : anything ``numpy.random.default_rng`` accepts

@@ -61,6 +61,10 @@ MAX_DEALS = 10**8
 DEALS_PER_ITEM = 16
 """Deals one work item plays (every table and rotation of each): results never depend on it."""
 
+REPR_LIMIT = 5000
+"""The results' ``repr`` stays below this many characters (``str`` and the HTML view are the
+full tables)."""
+
 
 def elo_probability(elo_difference: npt.ArrayLike) -> npt.NDArray[np.float64]:
     """The probability that a player rated ``elo_difference`` above another beats it (ties
@@ -316,22 +320,85 @@ class ArenaResult:
                     )
                     parts.append(f"  {text:>{cell}}")
             lines.append(f"{a:<{width}}" + "".join(parts))
-        swept = [
-            (self.policies[i], self.policies[j])
-            for i in range(len(self.policies))
-            for j in range(len(self.policies))
-            if i != j and self.meetings[i, j] and self.wins[j, i] == 0 and self.ties[i, j] == 0
-        ]
-        if swept and self.prior > 0:
-            a, b = swept[0]
-            more = f" (and {len(swept) - 1} more pairs)" if len(swept) > 1 else ""
-            lines.append(
-                f"{b} never scored against {a}{more}: such a gap is a lower bound set by the "
-                f"prior ({self.prior:g} drawn game a pair), not a measurement"
-            )
+        lines.extend(self.interval_notes(digits=1)[1])
         if self.seconds:
             lines.append(f"{self.games / self.seconds:,.0f} games/s, {self.seconds:.1f} s")
         return "\n".join(lines)
+
+    def _swept(self) -> list[tuple[int, int]]:
+        """The pairs ``(i, j)`` that met in which ``j`` never scored against ``i`` (no win, no
+        tie): their rating gap is set by the prior, not measured."""
+        n = len(self.policies)
+        return [
+            (i, j)
+            for i in range(n)
+            for j in range(n)
+            if i != j and self.meetings[i, j] and self.wins[j, i] == 0 and self.ties[i, j] == 0
+        ]
+
+    def interval_notes(self, digits: int = 1) -> tuple[dict[int, tuple[str, str]], list[str]]:
+        """What a view must say next to the ratings (every interval of zero width shown with
+        ``digits`` decimals is explained): per policy index, the prefix of its rating (``"≥ "``
+        or ``"≤ "`` when its only bound is set by the prior against the anchor) and the mark of
+        its interval (``"†"``, ``"‡"``); then the caveat lines, the marks' meanings (the first
+        the policy pairs of which one never scored against the other, as ``str`` has it)."""
+        marks: dict[int, tuple[str, str]] = {}
+        notes: list[str] = []
+        anchor = self.policies.index(self.anchor) if self.anchor in self.policies else None
+        swept = self._swept() if self.prior > 0 else []
+        if swept:
+            # without the prior the ratings would be infinite: a gap to the anchor is a bound
+            points = self.wins + 0.5 * self.ties
+            bounded = not _strongly_connected(points.astype(np.float64))
+            for i, j in swept:
+                if bounded and j == anchor:
+                    marks[i] = ("≥ ", "†")
+                elif bounded and i == anchor:
+                    marks[j] = ("≤ ", "†")
+                else:
+                    for k in (i, j):
+                        marks.setdefault(k, ("", "†"))
+            i, j = swept[0]
+            more = f" (and {len(swept) - 1} more pairs)" if len(swept) > 1 else ""
+            notes.append(
+                f"{self.policies[j]} never scored against {self.policies[i]}{more}: such a gap "
+                f"is a lower bound set by the prior ({self.prior:g} drawn game a pair), not a "
+                "measurement"
+            )
+        flat = [
+            i
+            for i in range(len(self.policies))
+            if i != anchor
+            and i not in marks
+            and math.isfinite(self.elo_lo[i])
+            and f"{self.elo_lo[i]:.{digits}f}" == f"{self.elo_hi[i]:.{digits}f}"
+        ]
+        for i in flat:
+            marks[i] = ("", "‡")
+        if flat:
+            notes.append(
+                "the bootstrap over deals found no spread in "
+                + ", ".join(self.policies[i] for i in flat)
+                + f"'s rating ({self.deals:,} deals): a zero-width interval is not a measured "
+                "precision; play more games"
+            )
+        return marks, notes
+
+    def __repr__(self) -> str:
+        """Short: the arena's size and its ratings, not its arrays (``str`` for the tables)."""
+        elo = {p: round(float(e), 1) for p, e in zip(self.policies, self.elo, strict=True)}
+        text = (
+            f"ArenaResult(policies={self.policies!r}, rules={self.rules!r}, "
+            f"players={self.players}, deals={self.deals}, games={self.games}, "
+            f"anchor={self.anchor!r}, prior={self.prior!r}, elo={elo!r})"
+        )
+        if len(text) < REPR_LIMIT:
+            return text
+        return (  # hundreds of policies, or very long names: counts only
+            f"ArenaResult(policies=<{len(self.policies)} policies>, rules={excerpt(self.rules)}, "
+            f"players={self.players}, deals={self.deals}, games={self.games}, "
+            f"anchor={excerpt(self.anchor)}, prior={self.prior!r})"
+        )
 
     def _repr_html_(self) -> str:
         from .render.html import arena_html

@@ -433,7 +433,7 @@ class GameBase(Generic[M, P, R]):
 
     def to_text(self) -> str:
         """The whole position as one line (the game's notation describes the fields: the
-        README's "Notations", ``genial.cards.notation``).
+        docs/guide.md, "Notations", ``genial.cards.notation``).
 
         >>> from genial import Game
         >>> from genial.cards import CardGame

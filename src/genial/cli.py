@@ -24,6 +24,7 @@ directory, then renamed over the path, so an interrupted or failed write never l
 >>> main(["play", "--players", "2", "--seed", "1", "--quiet"])  # doctest: +ELLIPSIS
        r ...
 game over after ... turns; ranks [...]
+result: p... wins
 0
 """
 
@@ -48,7 +49,7 @@ from typing import Any, NoReturn
 from ._version import __version__
 from .batch.backends import CONNECT_TIMEOUT
 from .errors import GenialError, excerpt
-from .policies import parse_policy
+from .policies import POLICIES, SEARCH_POLICIES, parse_policy
 from .registry import GameEntry, entry, entry_of, games, make
 from .seeds import MAX_SEED_BITS
 
@@ -241,12 +242,18 @@ def _seconds(text: str) -> float:
 
 
 def _policy_name(text: str) -> str:
+    """``--policy``: a policy name (of every verb). A known policy given a wrong parameter
+    (``mc:0``, ``epsilon-greedy:2``) is refused with the library's reason, which names it; an
+    unknown name with the list of names."""
     try:
         parse_policy(text)
-    except GenialError:
+    except GenialError as exc:
+        if text.partition(":")[0] in (*POLICIES, *SEARCH_POLICIES):
+            raise argparse.ArgumentTypeError(str(exc).removeprefix("policy ")) from None
         raise argparse.ArgumentTypeError(
             f"unknown policy {excerpt(text)}: random, greedy, epsilon-greedy, "
-            "epsilon-greedy:EPS (EPS from 0 to 1), mc:N or mcts:N (docs/search.md)"
+            "epsilon-greedy:EPS (EPS from 0 to 1), mc:N or mcts:N (N at least 1; "
+            "docs/search.md)"
         ) from None
     return text
 
@@ -501,6 +508,8 @@ class _Session:
     outputs: list[_Output] = field(default_factory=list)
     finished: bool = False
     stdout_closed: bool = False
+    interrupted: str = ""
+    """What Ctrl-C left, said after ``interrupted`` (``simulate --out DIRECTORY/``'s parts)."""
 
     def say(self, text: object = "") -> None:
         """Print to stdout; a closed stdout (``genial ... | head``) stops the printing, not the
@@ -536,7 +545,7 @@ def _text_writer(text: str) -> Callable[[str], None]:
 def _play(args: argparse.Namespace, session: _Session) -> int:
     rules = _rules(args)
     players = int(rules.players)
-    policies = args.policy or ["greedy"]
+    policies = args.policy or [DEFAULT_POLICY]
     if len(policies) == 1:
         policies = policies * players
     if len(policies) != players:
@@ -551,12 +560,14 @@ def _play(args: argparse.Namespace, session: _Session) -> int:
     while not game.is_over:
         player, turn = game.current_player, getattr(game, "turn", step)
         move = game.choose(policies[player], epsilon=args.epsilon)
-        scoring = getattr(move, "kind", None) in ("place", "play") and hasattr(game, "gains")
-        gains = game.gains(move) if scoring else None
+        placing = getattr(move, "kind", None) in ("place", "play")
+        bonus = placing and _bonus_owed(game) > 0
+        gains = game.gains(move) if placing and hasattr(game, "gains") else None
         game.play(move)
         step += 1
         if not args.quiet:
             extra = f"  +{gains[0]}/+{gains[1]}" if gains else ""
+            extra += "  (bonus)" if bonus else ""
             session.say(f"turn {turn:>3}  player {player} ({policies[player]}): {move}{extra}")
     session.finished = True
     writes: list[tuple[_Output, Callable[[str], object]]] = []
@@ -568,11 +579,56 @@ def _play(args: argparse.Namespace, session: _Session) -> int:
         writes.append((picture, _text_writer(svg(game))))
     _write_all(writes)
     session.say(game)
+    result = _result(game)
+    if result:
+        session.say(f"result: {result}")
     if record:
         session.say(f"record written to {args.record}")
     if picture:
         session.say(f"final position drawn in {args.svg}")
     return 0
+
+
+def _bonus_owed(game: Any) -> int:
+    """The bonus placements the player to move is owed (the board game's ``bonus_plays``, the
+    card game's ``bonus_turns``): a placement played while one is owed is a bonus play."""
+    for name in ("bonus_plays", "bonus_turns"):
+        owed = getattr(game, name, None)
+        if owed is not None:
+            return int(owed)
+    return 0
+
+
+def _seats(seats: Sequence[int]) -> str:
+    """``p0``, ``p0 and p2``, ``p0, p1 and p3``."""
+    names = [f"p{seat}" for seat in seats]
+    return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
+
+
+def _result(game: Any) -> str:
+    """Who won a finished game, in words: ``p0 wins``, ``p0 and p2 share first place``, in the
+    team game ``seats 0 and 2 win``; the solo game's result ("" for a game that ranks no
+    one)."""
+    players = int(game.players)
+    if players == 1:
+        try:  # the board game's counters
+            return f"solo game, lowest colour {int(min(game.scores[0]))}"
+        except (AttributeError, TypeError, ValueError, IndexError):
+            return "the solo game is over"
+    ranking = getattr(game, "ranks", None)
+    if ranking is None:
+        return ""
+    ranks = [int(rank) for rank in ranking()]
+    if getattr(getattr(game, "rules", None), "teams", False):
+        first = [team for team, rank in enumerate(ranks[:2]) if rank == 0]
+        if len(first) == 1:
+            return f"seats {first[0]} and {first[0] + 2} win (team {first[0]})"
+        return "the two teams (seats 0 and 2, seats 1 and 3) share first place"
+    winner = game.winner() if hasattr(game, "winner") else None  # (the card game's instant one)
+    if winner is not None:
+        return f"p{winner} wins"
+    first = [seat for seat, rank in enumerate(ranks) if rank == 0]
+    return f"{_seats(first)} wins" if len(first) == 1 else f"{_seats(first)} share first place"
 
 
 def _is_directory_path(path: str) -> bool:
@@ -604,10 +660,10 @@ def _run_simulate(
         args.games,
         rules,
         game=args.game,
-        policy=_policy(args, "random"),
+        policy=_policy(args, DEFAULT_POLICY),
         seed=args.seed,
         workers=_workers(args),
-        progress=_progress(args),
+        progress=_progress_on(args),
         options=options,
         backend=scheduled(args.backend, address),
         out=None if out is None else Output(out, overwrite=overwrite, resume=resume),
@@ -617,23 +673,37 @@ def _run_simulate(
 def _simulate(args: argparse.Namespace, session: _Session) -> int:
     rules = _rules(args)
     dataset = args.out is not None and _is_directory_path(args.out)
-    if (args.overwrite or args.resume) and not dataset:
-        raise CommandLineError("--overwrite and --resume are for --out DIRECTORY/ (a dataset)")
+    if args.overwrite and args.out is None:
+        raise CommandLineError("--overwrite is for --out (a file or a DIRECTORY/ dataset)")
+    if args.resume and not dataset:
+        raise CommandLineError("--resume is for --out DIRECTORY/ (a dataset)")
+    if args.overwrite and args.resume:
+        raise CommandLineError(
+            "give --overwrite (start anew) or --resume (finish the run), not both"
+        )
     out = _output("--out", args.out, TABLES) if args.out is not None and not dataset else None
+    if out and os.path.lexists(out.target) and not args.overwrite:
+        raise CommandLineError(_already_there(out.shown, "a file"))
     session.outputs = [out] if out else []
     _require_formats(session.outputs)  # (simulate checks that the results fit in memory)
     if dataset:
         _require(("pyarrow",), "parquet", f"--out {excerpt(args.out, PATH_LIMIT)} (dataset)")
     if dataset:  # checked before any game: a new or empty directory, or --overwrite/--resume
-        with _scheduler(args) as address:
-            written = _run_simulate(
-                args,
-                rules,
-                out=args.out,
-                overwrite=args.overwrite,
-                resume=args.resume,
-                address=address,
-            )
+        try:
+            with _scheduler(args) as address:
+                written = _run_simulate(
+                    args,
+                    rules,
+                    out=args.out,
+                    overwrite=args.overwrite,
+                    resume=args.resume,
+                    address=address,
+                )
+        except KeyboardInterrupt:
+            session.interrupted = _kept_parts(args)
+            raise
+        except GenialError as exc:  # the library's words are Python's: say the flags
+            raise CommandLineError(_dataset_message(str(exc), args)) from None
         session.finished = True
         session.say(written.summary())
         session.say(
@@ -656,6 +726,116 @@ def _simulate(args: argparse.Namespace, session: _Session) -> int:
             "(one row per game and seat)"
         )
     return 0
+
+
+def _already_there(shown: str, what: str) -> str:
+    """The refusal of an ``--out`` that holds ``what`` already (a file, a dataset)."""
+    resume = " (or --resume to finish an interrupted run)" if what == "a dataset" else ""
+    return f"--out {shown} already holds {what}: give --overwrite to replace it{resume}"
+
+
+def _stored_header(directory: str) -> dict[str, Any] | None:
+    """The header of the dataset in ``directory`` (its ``_genial.json``), if one reads."""
+    from .batch.dataset import META
+
+    try:
+        with open(os.path.join(directory, META), encoding="utf-8") as fh:
+            header = json.load(fh).get("header")
+    except (OSError, ValueError, AttributeError):
+        return None
+    return header if isinstance(header, dict) else None
+
+
+def _seed_flag(seed: Any) -> str | None:
+    """``--seed N`` for a stored seed the command line can give again, else ``None``."""
+    if not isinstance(seed, dict) or seed.get("spawn_key") or seed.get("pool_size") != 4:
+        return None
+    entropy = seed.get("entropy")
+    return f"--seed {entropy}" if isinstance(entropy, str) and entropy.isdigit() else None
+
+
+def _resume_command(args: argparse.Namespace, header: dict[str, Any] | None) -> str:
+    """The command that finishes the run of ``args``: the same with ``--resume`` (without
+    ``--overwrite``, and with the seed the run drew when it was given none)."""
+    argv = [a for a in args.argv if a not in ("--overwrite", "--resume")]
+    if args.seed is None and header is not None:
+        flag = _seed_flag(header.get("seed"))
+        if flag is not None:
+            argv += flag.split()
+    return shlex.join(["genial", *argv, "--resume"])
+
+
+def _kept_parts(args: argparse.Namespace) -> str:
+    """What an interrupted ``simulate --out DIRECTORY/`` kept, and how to finish it."""
+    header = _stored_header(args.out)
+    shown = excerpt(args.out, PATH_LIMIT)
+    if header is None:  # stopped before the dataset was begun
+        return f"nothing was written to {shown}"
+    drawn = " (and the seed this run drew)" if args.seed is None else ""
+    return (
+        f"the finished parts were kept in {shown}; running the same command with --resume"
+        f"{drawn} completes the run: {_resume_command(args, header)}"
+    )
+
+
+_ANOTHER_RUN = re.compile(r"is another run: its (\w+) is (.*), here (.*)$", re.DOTALL)
+_RUN_FLAGS = {
+    "games": "--games",
+    "rules": "rules (--players and the game's rules options)",
+    "players": "--players",
+    "game": "--game",
+    "epsilons": "epsilons (--epsilon, epsilon-greedy:EPS)",
+}
+
+
+def _listed(text: str) -> str:
+    """An excerpt of a list (``['a', 'b']``) as the command line writes it (``a b``)."""
+    import ast
+
+    try:
+        value = ast.literal_eval(text)
+    except (ValueError, SyntaxError, MemoryError, RecursionError):
+        return text
+    return " ".join(map(str, value)) if isinstance(value, list) else str(value)
+
+
+def _dataset_message(message: str, args: argparse.Namespace) -> str:
+    """A message of ``genial.batch``'s datasets in the command line's words: the flags
+    (``--overwrite``, ``--resume``), not ``Output``'s keywords; a resume of another run says
+    which option differs (never the seed's internals)."""
+    shown = excerpt(args.out, PATH_LIMIT)
+    if "already holds a dataset" in message:
+        return _already_there(shown, "a dataset")
+    found = _ANOTHER_RUN.search(message)
+    if found is not None:
+        key, was, here = found.groups()
+        header = _stored_header(args.out) or {}
+        if key == "seed":
+            stored = _seed_flag(header.get("seed"))
+            now = "no --seed (a fresh seed)" if args.seed is None else f"--seed {args.seed}"
+            was = stored or "a seed the command line cannot give (genial.batch.simulate's)"
+            what = f"it was written with {was}, this command gives {now}"
+        elif key in ("policies", "policy_labels"):
+            labels = header.get("policy_labels")
+            was = " ".join(map(str, labels)) if isinstance(labels, list) else _listed(was)
+            what = f"it was written with --policy {was}, this command plays {_listed(here)}"
+        elif key in _RUN_FLAGS:
+            what = f"its {_RUN_FLAGS[key]}: {_listed(was)}, here {_listed(here)}"
+        else:
+            what = f"it was written by another version of genial or with other options ({key})"
+        return (
+            f"--resume: the dataset in {shown} is another run: {what}; resume it with the "
+            "options of the interrupted command (or give --overwrite to replace it)"
+        )
+    for python, flag in (
+        ("simulate(..., out=Output(path, resume=True))", "genial simulate ... --resume"),
+        ("out=Output(path, resume=True)", "--resume"),
+        ("out=Output(path, overwrite=True)", "--overwrite"),
+        ("resume=True", "--resume"),
+        ("overwrite=True", "--overwrite"),
+    ):
+        message = message.replace(python, flag)
+    return re.sub(r"^(out|resume): ", lambda m: f"--{m.group(1)}: ", message)
 
 
 def _openings(args: argparse.Namespace, session: _Session) -> int:
@@ -683,13 +863,13 @@ def _openings(args: argparse.Namespace, session: _Session) -> int:
         result = analyse(
             rules=rules,
             games_per_opening=args.games_per_opening,
-            policy=_policy(args, "greedy"),
+            policy=_policy(args, DEFAULT_POLICY),
             seed=args.seed,
             workers=_workers(args),
             backend=args.backend,
             address=address,
             reply_to=args.reply_to,
-            progress=_progress(args),
+            progress=_progress_on(args),
             epsilon=args.epsilon,
             **race,
         )
@@ -717,11 +897,11 @@ def _match(args: argparse.Namespace, session: _Session) -> int:
         args.matches,
         rounds=args.rounds,
         rules=_rules(args),
-        policy=_policy(args, "random"),
+        policy=_policy(args, DEFAULT_POLICY),
         epsilon=args.epsilon,
         seed=args.seed,
         workers=-1 if args.workers is None else args.workers,
-        progress=_progress(args),
+        progress=_progress_on(args),
     )
     session.finished = True
     session.say(result)
@@ -761,10 +941,15 @@ def _replay(args: argparse.Namespace, session: _Session) -> int:
     picture = _output("--svg", args.svg, SVG) if args.svg is not None else None
     session.outputs = [out for out in (page, picture) if out]
     record = _read_record(args.record)
-    game = _replayed(record, args.game)  # RecordError names what does not replay
+    shown = excerpt(args.record, PATH_LIMIT)
+    try:  # RecordError names what does not replay; the message, which file
+        game = _replayed(record, args.game, shown)
+        html = replay_html(record) if page else ""
+    except GenialError as exc:
+        raise CommandLineError(f"record {shown}: {exc}") from None
     writes: list[tuple[_Output, Callable[[str], object]]] = []
     if page:
-        writes.append((page, _text_writer(replay_html(record))))
+        writes.append((page, _text_writer(html)))
     if picture:
         writes.append((picture, _text_writer(svg(game))))
     session.finished = True
@@ -777,7 +962,7 @@ def _replay(args: argparse.Namespace, session: _Session) -> int:
     return 0
 
 
-def _replayed(record: Any, game: str | None) -> Any:
+def _replayed(record: Any, game: str | None, shown: str) -> Any:
     """The game ``record`` replays to: the game its ``"format"`` names (which ``--game``, if
     given, must be), else read as a record of ``--game`` (the default game's), whose reader
     says what is wrong with it."""
@@ -789,7 +974,7 @@ def _replayed(record: Any, game: str | None) -> Any:
         found = entry(game or DEFAULT_GAME)
     elif game is not None and found.name != game:
         raise CommandLineError(
-            f"RECORD.json is a record of the game {found.name!r}, not of --game {game}"
+            f"record {shown}: a record of the game {found.name!r}, not of --game {game}"
         )
     return found.adapter.replay(record)
 
@@ -814,13 +999,13 @@ def _analyse(args: argparse.Namespace, session: _Session) -> int:
     result = evaluate(
         position,
         playouts=args.playouts,
-        policy=_policy(args, "random"),
+        policy=_policy(args, DEFAULT_POLICY),
         seed=args.seed,
         workers=_workers(args),
         view=args.view,
         adaptive=args.adaptive,
         min_playouts=args.min_playouts,
-        progress=_progress(args),
+        progress=_progress_on(args),
         epsilon=args.epsilon,
     )
     session.finished = True
@@ -858,7 +1043,7 @@ def _learn(args: argparse.Namespace, session: _Session) -> int:
         raise CommandLineError("learn plays every seat with one --policy")
     out = _output("--out", args.out, RECORDS)
     session.outputs = [out]
-    policy = args.policy[0] if args.policy else "greedy"
+    policy = args.policy[0] if args.policy else DEFAULT_POLICY
     parse_policy(policy)
     model = train(args.games, holdout=args.holdout, policy=policy, seed=args.seed)
     session.finished = True
@@ -876,21 +1061,35 @@ def _learn(args: argparse.Namespace, session: _Session) -> int:
 def _arena(args: argparse.Namespace, session: _Session) -> int:
     from .arena import arena
 
-    if not args.policy or len(args.policy) < 2:
-        raise CommandLineError("give at least two policies: --policy A B ...")
+    rules = _rules(args)
+    policies = args.policy or list(ARENA_POLICIES[: max(2, int(rules.players))])
+    if len(policies) < 2:
+        raise CommandLineError(
+            "give at least two policies to compare: --policy A B ... (default: "
+            f"{' '.join(ARENA_POLICIES[:2])})"
+        )
     result = arena(
-        args.policy,
+        policies,
         games=args.games,
-        players=_rules(args),
+        players=rules,
         seed=args.seed,
         workers=_workers(args),
-        progress=_progress(args),
+        progress=_progress_on(args),
         epsilon=args.epsilon,
         game=args.game,
     )
     session.finished = True
     session.say(result)
     return 0
+
+
+DEFAULT_POLICY = "greedy"
+"""The policy of every command given no ``--policy`` (``play``, ``simulate``, ``openings``,
+``analyse``'s playouts, ``match``, ``learn``): one default, the library's strongest fast one."""
+
+ARENA_POLICIES = ("random", "greedy", "epsilon-greedy", "epsilon-greedy:0.5")
+"""The policies ``genial arena`` rates when given none: the first two, one more for each seat
+beyond two."""
 
 
 def _policy(args: argparse.Namespace, default: str) -> str | list[str]:
@@ -926,6 +1125,32 @@ def _progress(args: argparse.Namespace) -> bool:
         return False
 
 
+PROGRESS_EVERY = 5.0
+"""Seconds between the plain progress lines printed when stderr is not a terminal."""
+
+
+def _progress_lines(args: argparse.Namespace) -> bool:
+    """Plain progress lines instead of a bar: neither ``--progress`` nor ``--no-progress``
+    given, and stderr is not a terminal (a log, a pipe), where a long run would print
+    nothing for minutes."""
+    return getattr(args, "progress", False) is None and not _progress(args)
+
+
+def _progress_on(args: argparse.Namespace) -> bool:
+    """The library's ``progress``: a bar (``_progress``) or plain lines (``_progress_lines``)."""
+    return _progress(args) or _progress_lines(args)
+
+
+def _progress_context(args: argparse.Namespace) -> contextlib.AbstractContextManager[None]:
+    """Where the command runs: the library's bars turned into plain lines, with
+    ``_progress_lines``; else nothing changed."""
+    if not _progress_lines(args):
+        return contextlib.nullcontext()
+    from .batch.progress import progress_lines
+
+    return progress_lines(f"genial {args.verb}", interval=PROGRESS_EVERY)
+
+
 def _add_seed(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--seed",
@@ -936,16 +1161,24 @@ def _add_seed(parser: argparse.ArgumentParser) -> None:
     )
 
 
-def _add_policy(parser: argparse.ArgumentParser, default: str) -> None:
+POLICY_NAMES = (
+    "random, greedy, epsilon-greedy, epsilon-greedy:EPS, mc:N or mcts:N (board game; "
+    "docs/search.md)"
+)
+
+
+def _add_policy(parser: argparse.ArgumentParser, default: str, *, text: str | None = None) -> None:
+    """``--policy`` (and ``--epsilon``); ``text`` says what the policies are for (else: one for
+    every seat, or one per seat)."""
     parser.add_argument(
         "--policy",
         action="extend",
         nargs="+",
         type=_policy_name,
         metavar="POLICY",
-        help="random, greedy, epsilon-greedy, epsilon-greedy:EPS, mc:N or mcts:N (board game; "
-        "docs/search.md); one for every seat, or one per seat in order (--policy greedy random) "
-        f"(default: {default})",
+        help=f"{POLICY_NAMES}; "
+        + (text or "one for every seat, or one per seat in order (--policy greedy random)")
+        + f" (default: {default})",
     )
     parser.add_argument(
         "--epsilon",
@@ -956,9 +1189,15 @@ def _add_policy(parser: argparse.ArgumentParser, default: str) -> None:
     )
 
 
-def _add_run(parser: argparse.ArgumentParser, *, policy: str, dask: bool = False) -> None:
+def _add_run(
+    parser: argparse.ArgumentParser,
+    *,
+    policy: str,
+    dask: bool = False,
+    policy_text: str | None = None,
+) -> None:
     """--policy, --epsilon, --workers and --seed; with ``dask``, --backend and --address too."""
-    _add_policy(parser, policy)
+    _add_policy(parser, policy, text=policy_text)
     parser.add_argument(
         "--workers",
         type=_integer(1, 1024, also=-1),
@@ -1039,7 +1278,9 @@ def _add_out(parser: argparse.ArgumentParser) -> None:
         "dataset written as the games are played (for runs larger than memory)",
     )
     parser.add_argument(
-        "--overwrite", action="store_true", help="replace the dataset in --out DIRECTORY/"
+        "--overwrite",
+        action="store_true",
+        help="replace the file or the dataset already at --out (else refused)",
     )
     parser.add_argument(
         "--resume",
@@ -1058,7 +1299,7 @@ def _add_count(
 def _add_play(parser: argparse.ArgumentParser, game: _Commands) -> None:
     """``genial play``: one game between built-in policies."""
     _add_seed(parser)
-    _add_policy(parser, "greedy")
+    _add_policy(parser, DEFAULT_POLICY)
     parser.add_argument("--quiet", action="store_true", help="print only the final position")
     parser.add_argument("--record", metavar="PATH.json", help="write the game record (JSON) here")
     parser.add_argument(
@@ -1075,7 +1316,7 @@ def _add_simulate(parser: argparse.ArgumentParser, game: _Commands) -> None:
         100_000,
         "games to play: 1000000, 1_000_000 or 1e6; at most 1e12",
     )
-    _add_run(parser, policy="random", dask=True)
+    _add_run(parser, policy=DEFAULT_POLICY, dask=True)
     _add_out(parser)
     _add_progress(parser)
 
@@ -1090,7 +1331,7 @@ def _add_openings(parser: argparse.ArgumentParser, game: _Commands) -> None:
         1000,
         "games per class of openings: 1000, 1_000 or 1e3; at most 1e12",
     )
-    _add_run(parser, policy="greedy", dask=True)
+    _add_run(parser, policy=DEFAULT_POLICY, dask=True)
     parser.add_argument(
         "--reply-to", metavar="MOVE", help="analyse the second player's replies to this opening"
     )
@@ -1169,7 +1410,7 @@ def _add_analyse(parser: argparse.ArgumentParser, game: _Commands) -> None:
     parser.add_argument(
         "--rows", type=_integer(0), default=10, metavar="N", help="moves to print, best first"
     )
-    _add_run(parser, policy="random")
+    _add_run(parser, policy=DEFAULT_POLICY)
     _add_progress(parser)
 
 
@@ -1182,7 +1423,13 @@ def _add_arena(parser: argparse.ArgumentParser, game: _Commands) -> None:
         1000,
         "duplicate deals per table, each played from every seat rotation",
     )
-    _add_run(parser, policy="greedy")
+    _add_run(
+        parser,
+        policy=" ".join(ARENA_POLICIES[:2]) + "; with 3 players, also "
+        f"{ARENA_POLICIES[2]}; with 4, also {ARENA_POLICIES[3]}",
+        policy_text="at least two distinct policies to rate against each other (at least one "
+        "per seat), --policy A B ...",
+    )
     _add_progress(parser)
 
 
@@ -1192,7 +1439,7 @@ def _add_match(parser: argparse.ArgumentParser, game: _Commands) -> None:
     parser.add_argument(
         "--rounds", type=_integer(1, 1000), default=3, metavar="N", help="rounds per match"
     )
-    _add_run(parser, policy="random")
+    _add_run(parser, policy=DEFAULT_POLICY)
     _add_progress(parser)
 
 
@@ -1201,7 +1448,7 @@ def _add_learn(parser: argparse.ArgumentParser, game: _Commands) -> None:
     _add_count(parser, "--games", "games", 20_000, "training games per model")
     _add_count(parser, "--holdout", "games", 3_000, "held-out games per model, to measure it")
     _add_seed(parser)
-    _add_policy(parser, "greedy")
+    _add_policy(parser, DEFAULT_POLICY)
     parser.add_argument(
         "--out",
         metavar="PATH.json",
@@ -1522,7 +1769,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     command = f"genial {args.command}"
     session = _Session()
     try:
-        code = int(args.func(args, session))
+        with _progress_context(args):
+            code = int(args.func(args, session))
         if not session.stdout_closed:
             try:
                 sys.stdout.flush()
@@ -1538,6 +1786,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         lost = session.unwritten()
         if lost:
             message += f"; nothing was written to {', '.join(lost)}"
+        if session.interrupted:
+            message += f"; {session.interrupted}"
     except (ValueError, ImportError) as exc:  # GenialError and its kin, CommandLineError
         code, message = EXIT_USAGE, f"error: {_one_line(str(exc))}"
     except MemoryError:

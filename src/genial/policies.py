@@ -172,9 +172,18 @@ def _parse_search(name: str) -> SearchSpec:
         )
     n = _digits(options[0])
     if n is None or not 1 <= n <= MAX_ITERATIONS:
+        negative = options[0][:1] == "-" and _digits(options[0][1:]) is not None
+        what = (
+            f"at most {MAX_ITERATIONS:,}"
+            if n is not None and n > MAX_ITERATIONS
+            else "at least 1"
+            if n is not None or negative
+            else "a whole number"
+        )
+        unit = "playouts" if kind == "mc" else "iterations"
         raise GenialError(
-            f"policy {excerpt(name)}: the number of playouts or iterations must be an int "
-            f"from 1 to {MAX_ITERATIONS:,}, got {excerpt(options[0])}"
+            f"policy {excerpt(name)}: N must be {what} ({kind}:N, N {unit} from 1 to "
+            f"{MAX_ITERATIONS:,}), got {excerpt(options[0])}"
         )
     found: dict[str, object] = {}
     for option in options[1:]:

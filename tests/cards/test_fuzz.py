@@ -26,7 +26,6 @@ from __future__ import annotations
 
 import gc
 import json
-import os
 import time
 from collections.abc import Callable, Sequence
 from functools import lru_cache
@@ -43,9 +42,10 @@ from genial.cards import CardGame, CardMove, CardPosition, CardRules
 from genial.cards.notation import load
 
 from .. import fuzz_strategies as fs
+from ..depth import sized
 from ..fuzz_strategies import Expr, const, text_expr
 
-EXAMPLES = max(1, int(os.environ.get("GENIAL_FUZZ_EXAMPLES", "60")))
+EXAMPLES = sized("GENIAL_FUZZ_EXAMPLES", full=60, quick=20)
 LIMIT = 0.05
 """CPU seconds a call may take (parsers and checks are linear and capped)."""
 MAX_MESSAGE = 300

@@ -6,7 +6,6 @@ final ranks. ``GENIAL_DIFF_GAMES`` sets the games per player count (default 30).
 
 from __future__ import annotations
 
-import os
 from collections import Counter
 
 import numpy as np
@@ -14,9 +13,10 @@ import pytest
 
 from genial.cards import _kernel
 
+from ..depth import sized
 from ..reference.cards import CardReference
 
-GAMES = int(os.environ.get("GENIAL_DIFF_GAMES", "30"))
+GAMES = sized("GENIAL_DIFF_GAMES", full=30, quick=8)
 CARDS = _kernel.CARDS
 PHASES = ("play", "swap", "over")
 

@@ -23,7 +23,7 @@ def test_victory_points_and_ranks_agree_with_the_reference(players: int) -> None
         best = [s for s, rank in enumerate(match_ranks(vp)) if rank == 0]
         assert result.winner[m] == (best[0] if len(best) == 1 else -1)
     rates = result.win_rates()
-    assert len(rates) == players and all(lo <= rate <= hi for rate, lo, hi in rates)
+    assert len(rates) == players and all(w.lo <= w.rate <= w.hi for w in rates)
 
 
 def test_one_round_match_is_the_game() -> None:

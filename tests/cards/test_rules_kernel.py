@@ -352,7 +352,7 @@ def test_victory_points_of_hand_made_rounds(monkeypatch: pytest.MonkeyPatch) -> 
     assert result.ranks.tolist() == [[0, 2, 1], [0, 0, 0], [0, 1, 1], [2, 0, 0]]
     assert result.winner.tolist() == [0, -1, 0, -1]
     # seat 0 won 2 of 4 matches outright, seats 1 and 2 none
-    assert [rate for rate, _, _ in result.win_rates()] == [0.5, 0.0, 0.0]
+    assert [w.rate for w in result.win_rates()] == [0.5, 0.0, 0.0]
 
 
 def test_victory_points_of_real_matches_recounted() -> None:

@@ -323,6 +323,7 @@ def _ismcts(game, sims, seed):
     return bot
 
 
+@pytest.mark.slow
 def test_ismcts_beats_uniform_random_on_the_board():
     """The issue's bar: ISMCTS with 100 random-rollout simulations wins at least 8 of 10
     two-player board games against OpenSpiel's uniform random bot, seats alternated."""

@@ -350,6 +350,8 @@ def simulate(
         before anything is played); ``Output(path, resume=True)`` finishes an interrupted run
         of the same arguments, playing only its missing parts.
 
+    Notes
+    -----
     The keywords of genial 0.2 still work, with a ``DeprecationWarning``: ``players=``,
     ``teams=``, ``tournament=``, ``tiles=`` (name the rules instead), ``openings=``,
     ``epsilon=`` (``options``), ``address=`` (``backend=Scheduler(address)``), ``overwrite=``,

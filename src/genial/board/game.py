@@ -252,7 +252,7 @@ class Game(GameBase[Move, Position, Rules]):
         """Read a position written by ``to_text()``. ``seed`` seeds the draws that follow.
 
         Raises ``PositionError`` saying what is wrong. ``pair_tiles=False`` accepts a board
-        whose covered cells do not pair into tiles (for scoring studies; see the README).
+        whose covered cells do not pair into tiles (for scoring studies; see docs/guide.md).
         """
         return cls._from_text(text, seed, pair_tiles=bool(pair_tiles))
 

@@ -138,7 +138,7 @@ class Position:
 
     # -- the text ------------------------------------------------------------------------------
     def to_text(self) -> str:
-        """The position text (the README's "Notations" describes the ten fields)."""
+        """The position text (docs/guide.md, "Notations", describes the ten fields)."""
         board = self.board
         rows = [
             "".join(
@@ -276,7 +276,7 @@ _TEXT_ROWS: dict[int, tuple[tuple[tuple[Cell, str], ...], ...]] = {
 
 def load(position: Position, *, pair_tiles: bool = True) -> _core.Core:
     """Check that ``position`` can be (``PositionError`` says why not) and build its kernel
-    state. What is checked is listed in the README ("Notations"). ``pair_tiles=False`` skips
+    state. What is checked is listed in docs/guide.md ("Notations"). ``pair_tiles=False`` skips
     one check, that the covered cells pair into tiles, for scoring studies of boards that are
     not tilings."""
     pos = position

@@ -6,13 +6,16 @@ its lowest marker in every round; after the rounds the most victory points win.
 ((200, 3), 3)
 >>> bool((result.victory_points == result.round_points.sum(axis=1)).all())
 True
+>>> best = result.win_rates()[0]
+>>> best.seat, best.policy, best.lo <= best.rate <= best.hi
+(0, 'greedy', True)
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, NamedTuple
 
 import numpy as np
 import numpy.typing as npt
@@ -22,7 +25,23 @@ from ..errors import checked_int
 from ..stats import wilson_interval
 from .rules import CardRules
 
-__all__ = ["MatchResult", "match"]
+__all__ = ["MatchResult", "WinRate", "match"]
+
+REPR_LIMIT = 5000
+"""A ``MatchResult``'s ``repr`` stays below this many characters (``str`` and the HTML view
+are the tables; the arrays are its fields)."""
+
+
+class WinRate(NamedTuple):
+    """One seat's outright match wins (``MatchResult.win_rates``): ``rate`` with its 95%
+    Wilson interval ``lo``/``hi`` (NaN without matches)."""
+
+    seat: int
+    policy: str
+    wins: int
+    rate: float
+    lo: float
+    hi: float
 
 
 @dataclass(frozen=True, eq=False)
@@ -43,15 +62,68 @@ class MatchResult:
     def __len__(self) -> int:
         return len(self.winner)
 
-    def win_rates(self) -> list[tuple[float, float, float]]:
-        """Each seat's outright match wins: ``(rate, lo, hi)`` with a 95% Wilson interval."""
+    @property
+    def players(self) -> int:
+        return int(self.victory_points.shape[1])
+
+    def win_rates(self) -> list[WinRate]:
+        """Each seat's outright match wins, by seat: a ``WinRate`` (``seat``, ``policy``,
+        ``wins``, ``rate``, ``lo``, ``hi``), the interval a 95% Wilson one."""
         n = len(self)
+        policies = tuple(self.games.policies)
         out = []
-        for seat in range(self.victory_points.shape[1]):
+        for seat in range(self.players):
             wins = int((self.winner == seat).sum())
             lo, hi = wilson_interval(wins, n)
-            out.append((wins / n if n else float("nan"), float(lo), float(hi)))
+            policy = str(policies[seat]) if seat < len(policies) else ""
+            rate = wins / n if n else float("nan")
+            out.append(WinRate(seat, policy, wins, rate, float(lo), float(hi)))
         return out
+
+    def __repr__(self) -> str:
+        """Short: the matches' size, policies and each seat's wins (not the arrays)."""
+        n = len(self)
+        shared = int((self.winner < 0).sum())
+        wins = [w.wins for w in self.win_rates()]
+        text = (
+            f"MatchResult(matches={n}, rounds={self.rounds}, players={self.players}, "
+            f"policies={tuple(self.games.policies)!r}, wins={wins!r}, shared={shared})"
+        )
+        if len(text) < REPR_LIMIT:
+            return text
+        return (  # very long policy names
+            f"MatchResult(matches={n}, rounds={self.rounds}, players={self.players}, "
+            f"wins={wins!r}, shared={shared})"
+        )
+
+    def _repr_html_(self) -> str:
+        """A table: each seat's policy, outright match wins with their rate and 95% Wilson
+        interval, and mean victory points; shared first places in the foot."""
+        from ..render.kit import _num, _pct, _table
+
+        n = len(self)
+        players = self.players
+        means = self.victory_points.mean(axis=0) if n else np.full(players, np.nan)
+        caption = f"Card-game matches: {n:,} matches of {self.rounds} rounds, {players} players"
+        head = ["seat", "policy", "match wins", "win rate", "95% interval", "mean victory points"]
+        body = [
+            [
+                str(w.seat),
+                w.policy,
+                f"{w.wins:,}",
+                _pct(w.rate),
+                f"[{_pct(w.lo)}, {_pct(w.hi)}]",
+                _num(float(means[w.seat])),
+            ]
+            for w in self.win_rates()
+        ]
+        shared = int((self.winner < 0).sum())
+        foot = (
+            f"shared first place: {shared:,} matches ({_pct(shared / n if n else float('nan'))}),"
+            " a win for no seat; 95% Wilson intervals; victory points: each round's lowest "
+            "marker, summed"
+        )
+        return _table(caption, head, body, foot, left=(0, 1))
 
     def __str__(self) -> str:
         """Each seat's outright match wins with their interval, and its mean victory points.
@@ -70,10 +142,10 @@ class MatchResult:
             "seat  match wins [95% interval]  mean victory points",
         ]
         means = self.victory_points.mean(axis=0) if len(self) else np.full(players, np.nan)
-        for seat, (rate, lo, hi) in enumerate(self.win_rates()):
+        for w in self.win_rates():
             lines.append(
-                f"{seat:>4}  {100 * rate:5.1f}% [{100 * lo:4.1f}, {100 * hi:4.1f}]"
-                f"{means[seat]:>22.2f}"
+                f"{w.seat:>4}  {100 * w.rate:5.1f}% [{100 * w.lo:4.1f}, {100 * w.hi:4.1f}]"
+                f"{means[w.seat]:>22.2f}"
             )
         shared = float((self.winner < 0).mean()) if len(self) else float("nan")
         lines.append(f"shared first place: {100 * shared:.1f}%")

@@ -446,7 +446,9 @@ def evaluation_html(result: Evaluation, rows: int = 10) -> str:
 
 def arena_html(result: ArenaResult) -> str:
     """An arena (``genial.arena``): the Elo ratings with their 95% bootstrap intervals, best
-    first, then each policy's score against each other one with its 95% Wilson interval.
+    first (an interval the data did not measure, one of zero width or a bound set by the prior,
+    is marked and explained in the foot, as ``str`` explains it), then each policy's score
+    against each other one with its 95% Wilson interval.
 
     >>> from genial.arena import arena
     >>> page = arena_html(arena(["random", "greedy"], games=20, seed=1, workers=1))
@@ -458,22 +460,31 @@ def arena_html(result: ArenaResult) -> str:
         f"Arena: rules {r.rules}, {r.deals:,} duplicate deals, {r.games:,} games; Elo anchored "
         f"at {r.anchor}"
     )
+    marks, notes = r.interval_notes(digits=0)
     head = ["policy", "elo", "95% interval", "score", "first", "lowest"]
-    body = [
-        [
-            str(row["policy"]),
-            _num(row["elo"], 0),
-            f"[{_num(row['elo_lo'], 0)}, {_num(row['elo_hi'], 0)}]",
-            _pct(row["score"]),
-            _pct(row["first_rate"]),
-            _num(row["lowest"]),
-        ]
-        for row in r.ratings()
-    ]
+    body = []
+    for row in r.ratings():
+        prefix, mark = marks.get(r.policies.index(row["policy"]), ("", ""))
+        name = str(row["policy"]) + (" (anchor)" if row["policy"] == r.anchor else "")
+        body.append(
+            [
+                name,
+                prefix + _num(row["elo"], 0),
+                f"[{_num(row['elo_lo'], 0)}, {_num(row['elo_hi'], 0)}]{mark}",
+                _pct(row["score"]),
+                _pct(row["first_rate"]),
+                _num(row["lowest"]),
+            ]
+        )
     foot = (
         "Bradley-Terry ratings, 400 log10 scale; intervals: bootstrap over deals; score: share "
         "of the points against all others (a tie half a point)"
     )
+    if r.anchor in r.policies:
+        foot += f"; {r.anchor}: the anchor, rated 0 by definition"
+    symbols = sorted({m for _, m in marks.values()}, key="†‡".index)
+    for symbol, note in zip(symbols, notes, strict=True):
+        foot += f". {symbol} {note}"
     ratings = _table(caption, head, body, foot)
     names = list(r.policies)
     cells = []
