@@ -379,7 +379,7 @@ def test_evaluate() -> None:
     assert one.best is ToyMove.parse("hold") and (hold["move"], roll["move"]) == ("hold", "roll")
     assert hold["wins"] == hold["playouts"] == 200 and hold["lowest"] == 30 and hold["rank"] == 0
     assert 0 < roll["wins"] < 200 and roll["points"] == hold["points"] == 0
-    assert one.seat == 0 and one.policy == ("random", "random") and one.total_playouts == 400
+    assert one.seat == 0 and one.policy == ("greedy", "greedy") and one.total_playouts == 400
     assert "seat 0 to move" in str(one) and evaluation_html(one).count("<tr>") == 4
     assert evaluate(ToyPosition.parse(text), playouts=200, seed=3, workers=1).rows == one.rows
     only = evaluate(near, playouts=10, seed=1, moves=["roll", 1, ToyMove("roll")], workers=1)

@@ -32,7 +32,6 @@ from .notation import (
     RECORDS,
     CardPhase,
     CardPosition,
-    area_of,
     limit_of,
     load,
     read,
@@ -294,32 +293,39 @@ class CardGame(GameBase[CardMove, CardPosition, CardRules]):
 
 
 def _table(game: CardGame) -> str:
-    """A table for people: each seat's markers per colour, the area of its lowest marker and the
-    last column its markers may reach (RULES §5.4), its hand and display; then the deck, the
-    discard pile and whose turn it is."""
+    """A table for people: each seat's markers per colour, its lowest marker and the highest
+    column its markers may advance to (RULES §5.4), its hand and display; then what those two
+    columns mean, the deck, the discard pile and whose turn it is.
+
+    >>> print(str(CardGame(2, seed=3)).splitlines()[0])
+           R  G  B  O  Y  P  lowest  up to  hand ...
+    """
     pos = game.position
     hands = [" ".join(card_text(c) for c in h) or "-" for h in pos.hands]
     width = max(len(h) for h in hands)
     lines = [
         "       "
         + " ".join(f"{c:>2}" for c in COLOURS)
-        + "  low limit  "
+        + "  lowest  up to  "
         + "hand".ljust(width)
         + "  display (oldest first)"
     ]
     for p, markers in enumerate(pos.markers):
         mark = "*" if p == pos.to_move and pos.phase != "over" else " "
-        low = min(markers)
         display = " ".join(card_text(c) for c in pos.displays[p]) or "-"
         lines.append(
             f"{mark} p{p}   "
             + " ".join(f"{v:>2}" for v in markers)
-            + f"   A{area_of(low)}  {limit_of(markers):>4}  {hands[p].ljust(width)}  {display}"
+            + f"  {min(markers):>6}  {limit_of(markers):>5}  {hands[p].ljust(width)}  {display}"
         )
     areas = ", ".join(
         f"A{i} = {r.start}" + (f"-{r.stop - 1}" if len(r) > 1 else "") for i, r in enumerate(AREAS)
     )
-    lines.append(f"areas {areas}; cap {CAP}")
+    lines.append(
+        "up to: the highest column a player's markers can advance to (3 while one is at 0, "
+        f"6 while the lowest is at 1-3, else {CAP})"
+    )
+    lines.append(f"(markers stay within two adjacent areas {areas}; cap {CAP})")
     lines.append(f"deck {pos.deck_size} cards, discard pile {pos.discard_size}")
     if pos.phase == "over":
         ranks = game.ranks().tolist()

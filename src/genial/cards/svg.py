@@ -4,6 +4,7 @@ Jupyter) and the parts of its replay page (``replay_picture``), drawn with the s
 
 from __future__ import annotations
 
+from html import escape
 from typing import TYPE_CHECKING
 
 from ..board.geometry import COLOURS
@@ -112,20 +113,22 @@ def _cards_static(game: CardGame, scale: float, replay: bool) -> list[str]:
 
 
 def _cards_panel(game: CardGame, player: int, scale: float) -> str:
-    """What changes in a player's block: the markers, the limit of RULES §5.4, the display
-    and the hand."""
-    from ..cards.notation import area_of, limit_of
+    """What changes in a player's block: the markers, the last column they may reach (RULES
+    §5.4, ``_marker_label``), the display and the hand."""
+    from ..cards.notation import limit_of
 
     y0 = (34 + player * _BLOCK_H) * scale
     bx = (8 + 30) * scale
     by = y0 + 30 * scale
     markers = [int(v) for v in game.scores[player]]
-    low = min(markers)
     limit = limit_of(markers)
-    label = f"player {player}: lowest {low} in A{area_of(low)}, limit {limit}"
-    if game.is_over:
-        label += f": {kit._ordinal(int(game.ranks()[player]))}"
-    out = [_text(20 * scale, y0 + 13 * scale, label, 11 * scale, ' font-weight="bold"')]
+    place = kit._ordinal(int(game.ranks()[player])) if game.is_over else None
+    who, what = _marker_label(player, markers, place).split(": ", 1)
+    out = [
+        f'<text class="label" x="{_n(20 * scale)}" y="{_n(y0 + 13 * scale)}" '
+        f'font-size="{_n(11 * scale)}"><tspan font-weight="bold">{escape(who)}:</tspan> '
+        f"{escape(what)}</text>"
+    ]
     for c, v in enumerate(markers):
         y = by + 12 * c * scale
         if v:
@@ -139,7 +142,7 @@ def _cards_panel(game: CardGame, player: int, scale: float) -> str:
     out.append(
         f'<line class="limit" x1="{_n(lx)}" y1="{_n(by - 1 * scale)}" x2="{_n(lx)}" '
         f'y2="{_n(by + 73 * scale)}" stroke="{kit.LAST_MOVE}" stroke-width="{_n(2 * scale)}" '
-        f'stroke-dasharray="4 2"/>'
+        f'stroke-dasharray="4 2"><title>markers can advance up to column {limit}</title></line>'
     )
     dx = bx + 11 * _CELL * scale + 26 * scale
     out.append(_text(dx, by - 3 * scale, "display", 9 * scale, ' fill="#6b6254"'))
@@ -151,6 +154,23 @@ def _cards_panel(game: CardGame, player: int, scale: float) -> str:
     for i, card in enumerate(hand):
         out.append(kit._placed("card", card, hx + i * 28 * scale, by + 4 * scale, scale, "hand"))
     return "".join(out)
+
+
+def _marker_label(player: int, markers: list[int], place: str | None = None) -> str:
+    """The heading of a player's block: the lowest marker and, by it, the last column any
+    marker may advance to (RULES §5.4: 3 while a marker is at 0, 6 while the lowest is at 1
+    to 3, else 10), with the final ``place`` once the game is over.
+
+    >>> _marker_label(0, [0, 2, 1, 3, 0, 1])
+    'player 0: lowest marker 0; markers can advance up to column 3'
+    >>> _marker_label(2, [5, 7, 9, 4, 6, 8], "1st")
+    'player 2 (1st): lowest marker 4; markers can advance up to column 10'
+    """
+    from ..cards.notation import limit_of
+
+    who = f"player {player}" + (f" ({place})" if place else "")
+    reach = limit_of(markers)
+    return f"{who}: lowest marker {min(markers)}; markers can advance up to column {reach}"
 
 
 def _cards_status(game: CardGame) -> str:

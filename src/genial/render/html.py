@@ -135,28 +135,39 @@ def playouts_html(runs: Playouts, rows: int = 5) -> str:
 # -- the replay viewer ---------------------------------------------------------------------------
 
 _PAGE_CSS = """
-body{font-family:system-ui,-apple-system,'Segoe UI',Roboto,sans-serif;margin:16px;color:#222;
+body{font-family:system-ui,-apple-system,'Segoe UI',Roboto,sans-serif;margin:12px;color:#222;
 background:#faf8f3}
-h1{font-size:1.2em;margin:0 0 4px}
-p.meta{margin:0 0 12px;color:#555}
-main{display:flex;flex-wrap:wrap;gap:16px;align-items:flex-start}
-#picture{flex:1 1 640px;min-width:320px}
-#picture svg{width:100%;height:auto;border:1px solid #ccc;background:#fff}
-aside{flex:0 1 340px;min-width:260px}
-.controls{display:flex;flex-wrap:wrap;gap:6px;align-items:center;margin-bottom:8px}
-.controls button{font-size:1.1em;min-width:2.4em;padding:3px 6px;cursor:pointer}
-#counter{min-width:8em;text-align:center;font-variant-numeric:tabular-nums}
-#status{min-height:2.6em;margin:4px 0 8px}
-table.scores{border-collapse:collapse;font-variant-numeric:tabular-nums;margin-bottom:8px}
+h1{font-size:1.15em;line-height:1.3;margin:0 0 8px}
+main{display:flex;gap:16px;align-items:flex-start}
+#picture{flex:1 1 0;min-width:0}
+#picture svg{display:block;box-sizing:border-box;max-width:100%;height:auto;
+width:min(100%,calc((100vh - 64px) * var(--ratio,1.5)));max-height:calc(100vh - 64px);
+border:1px solid #ccc;background:#fff}
+aside{flex:0 0 360px;display:flex;flex-direction:column;max-height:calc(100vh - 64px)}
+.controls{display:flex;flex-wrap:nowrap;gap:6px;align-items:stretch;margin-bottom:8px;
+white-space:nowrap}
+.controls button{flex:none;font-size:1.05em;min-width:2.2em;padding:3px 6px;cursor:pointer}
+#counter{flex:1 0 7em;display:flex;align-items:center;justify-content:center;
+font-variant-numeric:tabular-nums}
+#status{flex:none;min-height:2.6em;margin:4px 0 8px}
+table.scores{flex:none;align-self:flex-start;border-collapse:collapse;margin-bottom:8px;
+font-variant-numeric:tabular-nums}
 table.scores td,table.scores th{padding:1px 6px;text-align:right}
 table.scores tr.current{font-weight:bold;background:#f0e8d0}
-ol#moves{max-height:420px;overflow-y:auto;margin:0;padding-left:3.2em;border:1px solid #ddd;
-background:#fff}
+ol#moves{flex:1 1 auto;min-height:6em;overflow-y:auto;margin:0;padding-left:3.2em;
+border:1px solid #ddd;background:#fff}
 ol#moves li{padding:1px 4px;cursor:pointer;font-variant-numeric:tabular-nums}
 ol#moves li:hover{background:#eef}
-ol#moves li.current{background:#c2185b;color:#fff}
 ol#moves li.start{list-style:none;margin-left:-2.6em;color:#555}
-.keys{color:#666;font-size:0.85em}
+ol#moves li.current{background:#c2185b;color:#fff}
+.keys{flex:none;margin:6px 0 0;color:#666;font-size:0.85em}
+@media (max-width:699px){
+main{flex-direction:column;align-items:stretch}
+.controls{max-width:420px}
+#picture svg{width:100%;max-height:none}
+aside{flex:none;max-height:none}
+ol#moves{max-height:50vh}
+}
 """
 
 _PAGE_JS = """
@@ -273,7 +284,10 @@ def replay_html(record: Mapping[str, Any], *, title: str | None = None) -> str:
     or ``CardGame.to_record()`` made (told apart by its ``"format"``: ``registry.replay``).
     The page has buttons (first, previous, next, last, play), keys (arrows, Page Up/Down,
     Home, End), the move list (click a move to go there) and the scores; ``page.html#12``
-    opens at move 12.
+    opens at move 12. The heading names the game, its rules and its length, never its result
+    (each step's status shows under the controls). The picture and the controls sit side by
+    side, the picture scaled to the window's height and the move list scrolling in its own
+    box (stacked below 700 pixels wide).
 
     Every position is replayed with the library; the picture is drawn once, and each step
     holds only what changed (its players' panels and which tiles show). The picture and the
@@ -340,10 +354,11 @@ def replay_html(record: Mapping[str, Any], *, title: str | None = None) -> str:
     first = states[0]
     svg = picture.document([fragments[i] for i in first["panels"]], first["status"])
     name = title or f"genial replay: {kind}, rules {game.rules}, {n} moves"
+    ratio = f"{picture.width / picture.height:.4f}"  # the picture's width over its height
     low = picture.lowest
     head_cells = "".join(
         f'<th title="{escape(title)}">{escape(heading)}</th>' for heading, title in picture.columns
-    ) + ("<th>low</th>" if low else "")
+    ) + ('<th title="the lowest of the row">low</th>' if low else "")
     cells = "<td></td>" * (len(picture.columns) + low)
     score_rows = "".join(f"<tr><th>player {p}</th>{cells}</tr>" for p in range(players))
     data = {"steps": states, "fragments": fragments, "lowest": low}
@@ -352,9 +367,8 @@ def replay_html(record: Mapping[str, Any], *, title: str | None = None) -> str:
         '<html lang="en"><head><meta charset="utf-8">'
         '<meta name="viewport" content="width=device-width, initial-scale=1">'
         f"<title>{escape(name)}</title><style>{_PAGE_CSS}</style></head><body>"
-        f"<h1>{escape(name)}</h1>"
-        f'<p class="meta">{escape(states[-1]["status"])}</p>'
-        f'<main><div id="picture">{svg}</div><aside>'
+        f"<h1>{escape(name)}</h1>"  # the result only shows at the last move: no spoiler
+        f'<main><div id="picture" style="--ratio:{ratio}">{svg}</div><aside>'
         '<div class="controls">'
         '<button id="first" title="first (Home)" aria-label="first">|&#x25C0;</button>'
         '<button id="prev" title="previous (Left)" aria-label="previous">&#x25C0;</button>'
