@@ -209,3 +209,53 @@ def test_a_game_without_a_picture_replays_as_its_texts(browser: Any, tmp_path: P
     assert view.scores() == [[int(v)] for v in again.scores]
     assert str(again).splitlines()[1] in page.inner_text("#picture")
     assert view.errors == [] and view.requests == [view.url]
+
+
+# -- the layout: a 1,000 px window shows the controls on one line and the move list (issue 22) --
+
+LAYOUT_GAMES = [(Game, 2, 4), (Game, 4, 7), (CardGame, 3, 4)]
+CONTROLS = ("first", "prev", "counter", "next", "last", "play")
+
+
+@pytest.mark.parametrize("size", [(1000, 700), (1280, 800)])
+@pytest.mark.parametrize(("cls", "players", "seed"), LAYOUT_GAMES)
+def test_the_controls_and_the_move_list_fit_the_window(
+    browser: Any, tmp_path: Path, cls: Any, players: int, seed: int, size: tuple[int, int]
+) -> None:
+    width, height = size
+    path = tmp_path / "replay.html"
+    path.write_text(replay_html(finished(cls(players, seed=seed)).to_record()), encoding="utf-8")
+    page = browser.new_page(viewport={"width": width, "height": height})
+    try:
+        page.goto(path.as_uri())
+        boxes = {name: page.locator(f"#{name}").bounding_box() for name in CONTROLS}
+        tops = [boxes[name]["y"] for name in CONTROLS]
+        assert max(tops) - min(tops) < 4, boxes  # one line: play does not wrap
+        lefts = [boxes[name]["x"] for name in CONTROLS]
+        assert lefts == sorted(lefts), boxes
+        assert all(b["x"] + b["width"] <= width for b in boxes.values()), boxes
+        moves = page.locator("#moves").bounding_box()
+        assert moves["y"] < height - 100, moves  # the move list starts in the first screen
+        picture = page.locator("#picture svg").bounding_box()
+        assert picture["x"] + picture["width"] <= boxes["first"]["x"]  # side by side
+        assert picture["y"] + picture["height"] <= height  # scaled to fit the window
+        assert "wins" not in page.inner_text("body")  # and no spoiler at move 0
+        page.keyboard.press("End")
+        assert "game over" in page.inner_text("#status")
+        assert page.evaluate("document.documentElement.scrollWidth") <= width
+    finally:
+        page.close()
+
+
+def test_a_narrow_window_stacks_the_picture_and_the_controls(browser: Any, tmp_path: Path) -> None:
+    path = tmp_path / "replay.html"
+    path.write_text(replay_html(finished(CardGame(2, seed=5)).to_record()), encoding="utf-8")
+    page = browser.new_page(viewport={"width": 600, "height": 900})
+    try:
+        page.goto(path.as_uri())
+        picture = page.locator("#picture svg").bounding_box()
+        tops = [page.locator(f"#{name}").bounding_box()["y"] for name in CONTROLS]
+        assert max(tops) - min(tops) < 4 and min(tops) > picture["y"] + picture["height"]
+        assert page.evaluate("document.documentElement.scrollWidth") <= 600
+    finally:
+        page.close()
