@@ -335,3 +335,25 @@ def test_an_analysis_too_big_for_memory_is_refused_up_front(
     finally:
         tracemalloc.stop()
     assert peak < 16 * 2**20, f"{peak:,} bytes allocated before refusing"
+
+
+def test_an_all_hatched_heatmap_says_why_on_the_picture() -> None:
+    """A first run too small to show any difference does not draw a blank picture in silence:
+    the heatmap's title says no cell differs at that many games a class, and to play more;
+    a run that finds differences says nothing of the kind (issue 22)."""
+    pytest.importorskip("matplotlib")
+    import dataclasses
+
+    from genial.board.pictures import cell_statistics, opening_figure
+
+    small = analyse(2, games_per_opening=4, seed=1, workers=1)
+    assert not cell_statistics(small).significant
+    title = opening_figure(small).axes[0].get_title()
+    assert "no cell differs detectably at 4 games a class: play more games" in title
+    # the same classes measured as if to +-0.1 points (a run far larger than a test plays)
+    table = small.table.copy()
+    table["win_rate_lo"] = table["win_rate"] - 0.001
+    table["win_rate_hi"] = table["win_rate"] + 0.001
+    precise = dataclasses.replace(small, table=table)
+    assert cell_statistics(precise).significant
+    assert "no cell differs" not in opening_figure(precise).axes[0].get_title()

@@ -291,10 +291,17 @@ def opening_figure(analysis: Any, *, top: int = 12) -> Any:
     if win:
         bar.ax.yaxis.set_major_formatter(_percent())
     policy = ", ".join(sorted(set(analysis.policy)))
-    left.set_title(
+    title = (
         f"{what.capitalize()} of the openings covering each cell\n"
         f"rules {analysis.rules}, {policy}, {int(table['games'].sum()):,} games"
     )
+    if stats.values and not stats.significant:  # all hatched: say why on the picture itself
+        per_class = int(table["games"].min()) if len(table) else 0
+        title += (
+            f"\nno cell differs detectably at {per_class:,} games a class: "
+            "play more games per opening"
+        )
+    left.set_title(title)
     n = min(top, len(table) // 2) if len(table) > 2 * top else len(table)
     rows = (
         table.head(n)
