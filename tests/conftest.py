@@ -3,7 +3,7 @@ is reproducible); locally it explores new examples each time. The ``toy_game`` f
 the tests' third game (``tests/toy``) for one test.
 
 Two depths. By default (the README's test command) the long statistical, differential and fuzz
-runs are sampled smaller and the tests marked ``slow`` are skipped, so that the suite runs in a
+runs are sampled smaller and the tests marked ``slow`` are deselected, so that the suite runs in a
 few minutes; ``GENIAL_TESTS=full`` (``.ci/run`` sets it for its first run) runs everything at
 full depth: every ``slow`` test, 16 differential games per rules (``GENIAL_DIFF_GAMES``
 overrides), 200 fuzz examples (``GENIAL_FUZZ_EXAMPLES``)."""
