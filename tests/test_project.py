@@ -5,14 +5,16 @@ from __future__ import annotations
 
 from pathlib import Path
 
-import tomllib
+import pytest
+
+tomllib = pytest.importorskip("tomllib")  # Python 3.11 on (the package supports 3.10)
 
 ROOT = Path(__file__).resolve().parents[1]
 
 
 def test_the_licence_file_is_the_one_the_metadata_names():
     meta = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]
-    assert meta["license"] == {"text": "MIT"}
+    assert meta["license"] == "MIT" and meta["license-files"] == ["LICENSE"]
     text = (ROOT / "LICENSE").read_text()
     assert text.startswith("MIT License\n")
     assert "THE SOFTWARE IS PROVIDED \"AS IS\"" in text
