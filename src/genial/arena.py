@@ -293,15 +293,18 @@ class ArenaResult:
         colours = not np.isnan(self.lowest).all()  # a game without colours: no lowest column
         lines = [
             head,
-            f"{'policy':<{width}}  {'elo':>7}  {'95% interval':<17} {'score':>6}  "
+            f"{'policy':<{width}}  {'elo':>7}  {'95% interval':<18} {'score':>6}  "
             f"{'first':>6}" + (f"  {'lowest':>6}" if colours else ""),
         ]
+        marks, notes = self.interval_notes(digits=1)
         for row in self.ratings():
             anchor = "  (anchor)" if row["policy"] == self.anchor else ""
             lowest = f"  {row['lowest']:6.2f}" if colours else ""
+            prefix, mark = marks.get(self.policies.index(row["policy"]), ("", ""))
+            elo = prefix.strip() + f"{row['elo']:.1f}"
             lines.append(
-                f"{row['policy']:<{width}}  {row['elo']:7.1f}  "
-                f"[{row['elo_lo']:6.1f}, {row['elo_hi']:6.1f}] {row['score']:6.1%}  "
+                f"{row['policy']:<{width}}  {elo:>7}  "
+                f"[{row['elo_lo']:6.1f}, {row['elo_hi']:6.1f}]{mark or ' '} {row['score']:6.1%}  "
                 f"{row['first_rate']:6.1%}{lowest}{anchor}"
             )
         lines.append("")
@@ -320,7 +323,8 @@ class ArenaResult:
                     )
                     parts.append(f"  {text:>{cell}}")
             lines.append(f"{a:<{width}}" + "".join(parts))
-        lines.extend(self.interval_notes(digits=1)[1])
+        symbols = sorted({m for _, m in marks.values()}, key="†‡".index)
+        lines.extend(f"{symbol} {note}" for symbol, note in zip(symbols, notes, strict=True))
         if self.seconds:
             lines.append(f"{self.games / self.seconds:,.0f} games/s, {self.seconds:.1f} s")
         return "\n".join(lines)
