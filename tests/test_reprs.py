@@ -64,6 +64,10 @@ def test_arena_html_carries_the_prior_caveat_of_a_sweep() -> None:
     assert _unexplained_flat_intervals(result) == []
     assert page.count("<table") == 2
     assert len(repr(result)) < 400 and "array(" not in repr(result)
+    # the text marks the row as the HTML view does, and explains the mark below
+    row = next(line for line in text.splitlines() if line.startswith("greedy "))
+    assert "≥" in row.split("[")[0] and "]†" in row
+    assert any(line.startswith("† random never scored") for line in text.splitlines())
 
 
 def test_arena_html_marks_the_bound_below_an_anchor_that_swept() -> None:
@@ -81,6 +85,8 @@ def test_no_zero_width_interval_without_a_caveat() -> None:
     page = flat._repr_html_()
     assert "‡" in page and "no spread" in page
     assert "no spread" in str(flat) and "no spread" not in str(real)
+    rows = [line for line in str(flat).splitlines() if line.startswith("random ")]
+    assert len(rows) == 1 and "]‡" in rows[0]
     assert _unexplained_flat_intervals(flat) == []
     assert "‡" not in real._repr_html_()
 
