@@ -421,3 +421,27 @@ def test_a_search_run_on_disk_has_its_small_chunks(tmp_path: Path) -> None:
     rewrite_meta(tmp_path / "s", meta)
     with pytest.raises(GenialError, match=f"chunks of {CHUNK:,} games, but genial"):
         open_dataset(tmp_path / "s")
+
+
+def test_refusals_say_what_differs_as_data(tmp_path: Path) -> None:
+    """A dataset already there and a resume of another run are refused with exceptions that
+    carry what was found (the command line words its messages from them), pickle whole, and
+    leave the dataset as it was."""
+    import pickle
+
+    from genial.batch import AnotherRunError, DatasetExistsError
+
+    out = tmp_path / "runs"
+    simulate(200, seed=1, workers=1, out=Output(out))
+    before = {p.name: p.read_bytes() for p in out.iterdir()}
+    with pytest.raises(DatasetExistsError, match="already holds a dataset") as exists:
+        simulate(200, seed=1, workers=1, out=Output(out))
+    assert exists.value.path == str(out)
+    with pytest.raises(AnotherRunError, match="is another run: its games is 200") as other:
+        simulate(300, seed=1, workers=1, out=Output(out, resume=True))
+    assert (other.value.key, other.value.stored, other.value.given) == ("games", 200, 300)
+    for error in (exists.value, other.value):
+        back = pickle.loads(pickle.dumps(error))
+        assert type(back) is type(error) and str(back) == str(error)
+        assert vars(back) == vars(error)
+    assert {p.name: p.read_bytes() for p in out.iterdir()} == before

@@ -689,6 +689,8 @@ def _simulate(args: argparse.Namespace, session: _Session) -> int:
     if dataset:
         _require(("pyarrow",), "parquet", f"--out {excerpt(args.out, PATH_LIMIT)} (dataset)")
     if dataset:  # checked before any game: a new or empty directory, or --overwrite/--resume
+        from .batch.dataset import AnotherRunError, DatasetExistsError
+
         try:
             with _scheduler(args) as address:
                 written = _run_simulate(
@@ -702,8 +704,13 @@ def _simulate(args: argparse.Namespace, session: _Session) -> int:
         except KeyboardInterrupt:
             session.interrupted = _kept_parts(args)
             raise
+        except AnotherRunError as exc:
+            raise CommandLineError(_another_run(exc, args)) from None
+        except DatasetExistsError:
+            shown = excerpt(args.out, PATH_LIMIT)
+            raise CommandLineError(_already_there(shown, "a dataset")) from None
         except GenialError as exc:  # the library's words are Python's: say the flags
-            raise CommandLineError(_dataset_message(str(exc), args)) from None
+            raise CommandLineError(_in_flags(str(exc))) from None
         session.finished = True
         session.say(written.summary())
         session.say(
@@ -778,7 +785,6 @@ def _kept_parts(args: argparse.Namespace) -> str:
     )
 
 
-_ANOTHER_RUN = re.compile(r"is another run: its (\w+) is (.*), here (.*)$", re.DOTALL)
 _RUN_FLAGS = {
     "games": "--games",
     "rules": "rules (--players and the game's rules options)",
@@ -788,45 +794,41 @@ _RUN_FLAGS = {
 }
 
 
-def _listed(text: str) -> str:
-    """An excerpt of a list (``['a', 'b']``) as the command line writes it (``a b``)."""
-    import ast
-
-    try:
-        value = ast.literal_eval(text)
-    except (ValueError, SyntaxError, MemoryError, RecursionError):
-        return text
-    return " ".join(map(str, value)) if isinstance(value, list) else str(value)
+def _listed(value: Any) -> str:
+    """A value of a dataset's header as the command line writes it: a list as ``a b``, a
+    string without quotes, at most about 200 characters."""
+    items = list(value[:17]) if isinstance(value, (list, tuple)) else [value]
+    text = " ".join(v if isinstance(v, str) else excerpt(v) for v in items[:16])
+    text += " ..." if len(items) > 16 else ""
+    return text if len(text) <= 200 else text[:200] + "..."
 
 
-def _dataset_message(message: str, args: argparse.Namespace) -> str:
-    """A message of ``genial.batch``'s datasets in the command line's words: the flags
-    (``--overwrite``, ``--resume``), not ``Output``'s keywords; a resume of another run says
-    which option differs (never the seed's internals)."""
-    shown = excerpt(args.out, PATH_LIMIT)
-    if "already holds a dataset" in message:
-        return _already_there(shown, "a dataset")
-    found = _ANOTHER_RUN.search(message)
-    if found is not None:
-        key, was, here = found.groups()
-        header = _stored_header(args.out) or {}
-        if key == "seed":
-            stored = _seed_flag(header.get("seed"))
-            now = "no --seed (a fresh seed)" if args.seed is None else f"--seed {args.seed}"
-            was = stored or "a seed the command line cannot give (genial.batch.simulate's)"
-            what = f"it was written with {was}, this command gives {now}"
-        elif key in ("policies", "policy_labels"):
-            labels = header.get("policy_labels")
-            was = " ".join(map(str, labels)) if isinstance(labels, list) else _listed(was)
-            what = f"it was written with --policy {was}, this command plays {_listed(here)}"
-        elif key in _RUN_FLAGS:
-            what = f"its {_RUN_FLAGS[key]}: {_listed(was)}, here {_listed(here)}"
-        else:
-            what = f"it was written by another version of genial or with other options ({key})"
-        return (
-            f"--resume: the dataset in {shown} is another run: {what}; resume it with the "
-            "options of the interrupted command (or give --overwrite to replace it)"
-        )
+def _another_run(exc: Any, args: argparse.Namespace) -> str:
+    """``--resume`` of a dataset of another run (``AnotherRunError``), in the command line's
+    words: which option differs (never the seed's internals)."""
+    key, was, here = exc.key, exc.stored, exc.given
+    if key == "seed":
+        stored = _seed_flag(was)
+        now = "no --seed (a fresh seed)" if args.seed is None else f"--seed {args.seed}"
+        written = stored or "a seed the command line cannot give (genial.batch.simulate's)"
+        what = f"it was written with {written}, this command gives {now}"
+    elif key in ("policies", "policy_labels"):
+        labels = (_stored_header(args.out) or {}).get("policy_labels")
+        written = _listed(labels if isinstance(labels, list) else was)
+        what = f"it was written with --policy {written}, this command plays {_listed(here)}"
+    elif key in _RUN_FLAGS:
+        what = f"its {_RUN_FLAGS[key]}: {_listed(was)}, here {_listed(here)}"
+    else:
+        what = f"it was written by another version of genial or with other options ({key})"
+    return (
+        f"--resume: the dataset in {excerpt(args.out, PATH_LIMIT)} is another run: {what}; "
+        "resume it with the options of the interrupted command (or give --overwrite to replace it)"
+    )
+
+
+def _in_flags(message: str) -> str:
+    """Any other message of ``genial.batch``'s datasets with the flags (``--overwrite``,
+    ``--resume``) for ``Output``'s keywords."""
     for python, flag in (
         ("simulate(..., out=Output(path, resume=True))", "genial simulate ... --resume"),
         ("out=Output(path, resume=True)", "--resume"),

@@ -17,7 +17,14 @@ it back as a ``Dataset``, checking whatever it reads (``DatasetError``; ``docs/d
 True
 """
 
-from .dataset import Dataset, DatasetError, DatasetRepairWarning, open_dataset
+from .dataset import (
+    AnotherRunError,
+    Dataset,
+    DatasetError,
+    DatasetExistsError,
+    DatasetRepairWarning,
+    open_dataset,
+)
 from .results import Playouts, Summary
 from .run import (
     RUN_DEFAULTS,
@@ -41,10 +48,12 @@ __all__ = [
     "RUN_DEFAULTS",
     "SEARCH_CHUNK",
     "SPEC_DEFAULTS",
+    "AnotherRunError",
     "BatchSpec",
     "Chunk",
     "Dataset",
     "DatasetError",
+    "DatasetExistsError",
     "DatasetRepairWarning",
     "GameAdapter",
     "Output",

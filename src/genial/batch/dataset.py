@@ -84,8 +84,10 @@ __all__ = [
     "FORMAT",
     "FORMAT_VERSION",
     "PART_CHUNKS",
+    "AnotherRunError",
     "Dataset",
     "DatasetError",
+    "DatasetExistsError",
     "DatasetRepairWarning",
     "DatasetWriter",
     "open_dataset",
@@ -132,6 +134,30 @@ class DatasetError(GenialError):
     """A dataset on disk that cannot be used as it is: its metadata or a part damaged, edited,
     misplaced or of another run, or a directory another writer is writing to. The message names
     the file (and the field)."""
+
+
+class DatasetExistsError(GenialError):
+    """``out=`` names a directory that holds a dataset already, and neither ``overwrite`` nor
+    ``resume`` was given: ``path`` is the directory (nothing in it was touched)."""
+
+    def __init__(self, message: str, path: str) -> None:
+        super().__init__(message)
+        self.path = path
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (type(self), (str(self), self.path))
+
+
+class AnotherRunError(DatasetError):
+    """``resume=True`` found the dataset of another run: its header's ``key`` holds
+    ``stored`` where this run has ``given`` (the values as the header keeps them)."""
+
+    def __init__(self, message: str, key: str, stored: Any, given: Any) -> None:
+        super().__init__(message)
+        self.key, self.stored, self.given = key, stored, given
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (type(self), (str(self), self.key, self.stored, self.given))
 
 
 class DatasetRepairWarning(UserWarning):
@@ -857,9 +883,10 @@ class DatasetWriter:
             if data and resume:
                 done, stale = self._sound_parts(listing)
             elif data and not overwrite:
-                raise GenialError(
+                raise DatasetExistsError(
                     f"out: {where} already holds a dataset: pass out=Output(path, "
-                    "overwrite=True) to replace it (or resume=True to finish an interrupted run)"
+                    "overwrite=True) to replace it (or resume=True to finish an interrupted run)",
+                    str(self.path),
                 )
             elif data:
                 try:
@@ -903,9 +930,12 @@ class DatasetWriter:
             )
         for key, value in self.header.items():
             if old.get(key) != value:
-                raise DatasetError(
+                raise AnotherRunError(
                     f"resume: the dataset in {where} is another run: its {key} is "
-                    f"{excerpt(old.get(key))}, here {excerpt(value)}"
+                    f"{excerpt(old.get(key))}, here {excerpt(value)}",
+                    key,
+                    old.get(key),
+                    value,
                 )
         self.seconds = run.seconds or 0.0
         sound, stale, problems = set(), [], []
