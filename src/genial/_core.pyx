@@ -1594,7 +1594,6 @@ cdef int choose_policy(State *st, const Policy *pol, bitgen_t *rng) noexcept nog
 cdef int _t
 common_init()
 _build_tables()
-_load_value_weights()
 STANDARD_COUNTS = tuple(STANDARD_SET[_t] for _t in range(NTYPE))
 TRAVEL_COUNTS = tuple(TRAVEL_SET[_t] for _t in range(NTYPE))
 TILES = tuple((TILE_LO[_t], TILE_HI[_t]) for _t in range(NTYPE))

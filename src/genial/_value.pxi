@@ -7,11 +7,14 @@
 # logistic model of them, one weight vector per number of counter sets (1 to 4): the estimated
 # share of first place the seat ends with (solo: its lowest counter over the cap). The weights
 # are package data (genial/value_weights.json, written by ``genial learn``), read and checked
-# once at import; ``value_error`` says why the value policy cannot run, or is None.
+# once, when a value policy first needs them (not at import: a damaged weights file costs the
+# value policies only); ``value_error`` says why the value policy cannot run, or is None.
 
 cdef double VALUE_W[MAXP + 1][NFEAT]   # row n: the weights for n counter sets (row 0 unused)
 cdef bint VALUE_READY = False
-value_error = "the learned evaluation's weights are not loaded"
+cdef bint VALUE_TRIED = False
+value_error = "the learned evaluation's weights are read when a value policy first needs them"
+MAX_WEIGHTS_BYTES = 1 << 20   # a weights file is about 20 KB
 
 
 cdef inline void colour_order(const uint8_t *s, uint8_t *order) noexcept nogil:
@@ -231,22 +234,36 @@ cdef int choose_value(State *st, int top_k, bitgen_t *rng) noexcept nogil:
     return best
 
 
+def _finite_number(x):
+    import math
+
+    if isinstance(x, bool) or not isinstance(x, (int, float)):
+        return False
+    try:
+        return math.isfinite(float(x))
+    except OverflowError:   # (an int too large for a double)
+        return False
+
+
 def _parse_value_weights(str text):
     """The weights of a weights file's text (``genial learn`` writes it), checked: its format,
     one list of NFEAT finite numbers per number of counter sets 1 to 4, and the SHA-256 of
-    those lists; a list of the four lists, or ``ValueError`` saying what is wrong."""
+    those lists; a list of the four lists, or ``ValueError`` saying what is wrong (deep nesting
+    and huge numbers included)."""
     import hashlib
     import json
-    import math
 
+    if len(text) > MAX_WEIGHTS_BYTES:
+        raise ValueError(f"more than {MAX_WEIGHTS_BYTES:,} characters: not a weights file")
     try:
         data = json.loads(text)
-    except ValueError:
-        raise ValueError("not JSON") from None
+    except (ValueError, RecursionError):
+        raise ValueError("not JSON (or nested too deep)") from None
     if not isinstance(data, dict) or data.get("format") != "genial-value-1":
         raise ValueError("not a genial-value-1 weights file")
-    if data.get("features") != NFEAT:
-        raise ValueError(f"weights for {data.get('features')!r} features, the kernel has {NFEAT}")
+    features = data.get("features")
+    if not _finite_number(features) or features != NFEAT:
+        raise ValueError(f"weights for {str(features)[:20]} features, the kernel has {NFEAT}")
     models = data.get("models")
     if not isinstance(models, dict) or sorted(models) != [str(n) for n in range(1, MAXP + 1)]:
         raise ValueError("models: one list of weights for each of 1, 2, 3 and 4 counter sets")
@@ -254,8 +271,7 @@ def _parse_value_weights(str text):
     for n in range(1, MAXP + 1):
         row = models[str(n)]
         if not isinstance(row, list) or len(row) != NFEAT or not all(
-                isinstance(x, (int, float)) and not isinstance(x, bool) and math.isfinite(x)
-                for x in row):
+                _finite_number(x) for x in row):
             raise ValueError(f"model {n}: {NFEAT} finite numbers expected")
         rows.append([float(x) for x in row])
     body = json.dumps(models, sort_keys=True, separators=(",", ":"))
@@ -264,18 +280,39 @@ def _parse_value_weights(str text):
     return rows
 
 
-def _load_value_weights():
-    """Read genial/value_weights.json into the kernel (``_parse_value_weights``), once, at
-    import; if it is missing or damaged, leave the value policy off and say why in
-    ``value_error``."""
-    global VALUE_READY, value_error
-    cdef int n, i
+def _read_weights_text():
+    """genial/value_weights.json's text: a regular file only (opened without blocking, so a
+    FIFO is refused), at most MAX_WEIGHTS_BYTES."""
+    import os
+    import stat
     from importlib import resources
 
+    where = resources.files("genial").joinpath("value_weights.json")
     try:
-        text = resources.files("genial").joinpath("value_weights.json").read_text("utf-8")
-        rows = _parse_value_weights(text)
-    except (OSError, UnicodeError, ValueError) as err:
+        path = os.fspath(where)
+    except TypeError:   # (a package in a zip: its reader bounds nothing, but it is no FIFO)
+        return where.read_bytes()[: MAX_WEIGHTS_BYTES + 1].decode("utf-8")
+    fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
+    try:
+        if not stat.S_ISREG(os.fstat(fd).st_mode):
+            raise ValueError("not a regular file")
+        raw = os.read(fd, MAX_WEIGHTS_BYTES + 1)
+    finally:
+        os.close(fd)
+    return raw.decode("utf-8")
+
+
+def _load_value_weights():
+    """Read genial/value_weights.json into the kernel (``_parse_value_weights``), once, when a
+    value policy first needs it; if it is missing or damaged, leave the value policy off and
+    say why in ``value_error`` (the other policies never read it)."""
+    global VALUE_READY, VALUE_TRIED, value_error
+    cdef int n, i
+
+    VALUE_TRIED = True
+    try:
+        rows = _parse_value_weights(_read_weights_text())
+    except Exception as err:   # (whatever the file holds, only the value policies are off)
         value_error = f"genial/value_weights.json is missing or damaged: {err}"
         return
     for n in range(1, MAXP + 1):
@@ -286,6 +323,8 @@ def _load_value_weights():
 
 
 cdef int check_value_ready() except -1:
+    if not VALUE_TRIED:
+        _load_value_weights()
     if not VALUE_READY:
         raise ValueError(value_error)
     return 0

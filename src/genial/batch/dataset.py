@@ -37,13 +37,11 @@ True
 from __future__ import annotations
 
 import contextlib
-import errno
 import hashlib
 import json
 import math
 import os
 import re
-import socket
 import stat
 import time
 import warnings
@@ -60,7 +58,7 @@ import numpy.typing as npt
 
 from .._version import __version__
 from ..errors import GenialError, excerpt, is_int
-from ..files import write_atomic
+from ..files import DirectoryLock, load_json, read_bounded, write_atomic
 from ..policies import canonical, parse_policy
 from ..registry import entry
 from ..seeds import MAX_SEED_BITS, seed_words
@@ -69,11 +67,6 @@ from .backends import connect, import_distributed
 from .chunks import MAX_GAMES, Work, check_memory, play_chunks
 from .results import Playouts, Summary
 from .spec import BatchSpec, Chunk, Plan, check_fields
-
-try:
-    import fcntl
-except ImportError:  # pragma: no cover - not POSIX: the lock file alone
-    fcntl = None  # type: ignore[assignment]
 
 if TYPE_CHECKING:  # pragma: no cover
     import pandas as pd
@@ -572,38 +565,14 @@ def _seal(meta: dict[str, Any]) -> str:
     return _sha256(text.encode("utf-8"))
 
 
-def _refuse_constant(name: str) -> Any:
-    raise ValueError(f"{name} is not a number of JSON")
-
-
 def _load_json(data: bytes, where: str) -> Any:
-    """JSON read as user input (bounded before: linear time; no NaN, no deep nesting)."""
-    try:
-        return json.loads(data.decode("utf-8"), parse_constant=_refuse_constant)
-    except (UnicodeDecodeError, ValueError, RecursionError) as error:  # (JSONDecodeError too)
-        raise DatasetError(f"{where}: cannot be read ({type(error).__name__}: {error})") from None
+    """JSON read as user input (``genial.files.load_json``: no NaN, no deep nesting)."""
+    return load_json(data, where, DatasetError)
 
 
 def _read_bounded(path: Path, limit: int, where: str) -> bytes:
-    """At most ``limit`` bytes of a regular file, refused if it holds more. The file opened is
-    the one checked (``fstat`` of the open descriptor: a file swapped in after a check is still
-    refused), and opening never blocks (a FIFO in place of a file is refused, not waited on)."""
-    try:
-        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_BINARY", 0))
-    except OSError as error:
-        raise DatasetError(f"{where}: cannot be read ({error.strerror or error})") from None
-    try:
-        if not stat.S_ISREG(os.fstat(fd).st_mode):
-            raise DatasetError(f"{where}: not a regular file: move it away")
-        with os.fdopen(fd, "rb", closefd=False) as file:
-            data = file.read(limit + 1)
-    except OSError as error:
-        raise DatasetError(f"{where}: cannot be read ({error.strerror or error})") from None
-    finally:
-        os.close(fd)
-    if len(data) > limit:
-        raise DatasetError(f"{where}: more than {limit:,} bytes: not a file genial writes")
-    return data
+    """At most ``limit`` bytes of a regular file (``genial.files.read_bounded``)."""
+    return read_bounded(path, limit, where, DatasetError)
 
 
 def _read_meta(path: Path) -> tuple[dict[str, Any], _Checked]:
@@ -727,80 +696,9 @@ def _alive(pid: int) -> bool:
     return True
 
 
-class _Lock:
-    """A directory's writer lock: ``_genial.lock``, held with ``flock`` while one writer writes
-    (the operating system releases it when the process ends, however it ends: a crashed
-    writer's lock file is taken over); it names the writer (pid and host) for the message that
-    refuses a second one. Without ``flock`` the file alone (made with ``O_EXCL``) is the lock."""
-
-    def __init__(self, path: Path) -> None:
-        self.file = path / LOCK
-        self.fd: int | None = None
-
-    def acquire(self) -> None:
-        holder = json.dumps({"pid": os.getpid(), "host": socket.gethostname()}).encode()
-        for _ in range(100):  # (retried only if a writer removed the file meanwhile)
-            flags = os.O_RDWR | os.O_CREAT | (os.O_EXCL if fcntl is None else 0)
-            try:
-                fd = os.open(self.file, flags, 0o644)
-            except FileExistsError:  # (without flock)
-                raise self._busy(None) from None
-            try:
-                if fcntl is not None:
-                    try:
-                        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-                    except OSError as error:
-                        if error.errno not in (errno.EAGAIN, errno.EACCES, errno.EWOULDBLOCK):
-                            raise
-                        raise self._busy(fd) from None
-                    try:  # the file we locked must be the one the directory holds
-                        same = os.stat(self.file).st_ino == os.fstat(fd).st_ino
-                    except FileNotFoundError:
-                        same = False
-                    if not same:
-                        os.close(fd)
-                        continue
-                os.ftruncate(fd, 0)
-                os.write(fd, holder)
-            except BaseException:
-                os.close(fd)
-                raise
-            self.fd = fd
-            return
-        raise DatasetError(f"{self.file}: cannot be locked (it keeps changing)")  # pragma: no cover
-
-    def _busy(self, fd: int | None) -> DatasetError:
-        try:  # (what the lock file says of its writer, read as user input)
-            if fd is None:
-                with open(self.file, "rb") as file:
-                    raw = file.read(1024)
-            else:
-                raw = os.pread(fd, 1024, 0)
-            info = json.loads(raw)
-            who = f"pid {int(info['pid'])} on {excerpt(str(info['host']))}"
-        except (OSError, ValueError, KeyError, TypeError, RecursionError):
-            who = "another process"
-        advice = (
-            "wait for it to finish or stop it"
-            if fcntl is not None
-            else f"if no writer runs (one crashed), remove {LOCK}"
-        )
-        return DatasetError(
-            f"out: another writer ({who}) is writing to {_where(self.file.parent)} "
-            f"({LOCK}): {advice}"
-        )
-
-    def release(self) -> None:
-        if self.fd is None:
-            return
-        try:
-            if os.stat(self.file).st_ino == os.fstat(self.fd).st_ino:
-                os.unlink(self.file)
-        except OSError:
-            pass
-        finally:
-            os.close(self.fd)
-            self.fd = None
+def _Lock(path: Path) -> DirectoryLock:
+    """A dataset directory's writer lock (``genial.files.DirectoryLock``, file ``LOCK``)."""
+    return DirectoryLock(path, LOCK, DatasetError, "out: ")
 
 
 # -- writing ---------------------------------------------------------------------------------------
@@ -1038,7 +936,7 @@ class DatasetWriter:
             self._lock.release()
 
 
-def _remove_empty(path: Path, lock: _Lock) -> None:
+def _remove_empty(path: Path, lock: DirectoryLock) -> None:
     """Undo the directory made for a refused run (only if nothing else is in it)."""
     lock.release()
     with contextlib.suppress(OSError):
