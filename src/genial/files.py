@@ -86,8 +86,9 @@ def _file_mode(target: str) -> int:
 @contextlib.contextmanager
 def atomic_path(path: str | os.PathLike[str], suffix: str = "") -> Iterator[str]:
     """A unique temporary path in ``path``'s directory to write; when the block ends without an
-    exception it is ``fsync``ed and renamed over ``path`` (the directory ``fsync``ed too), else
-    removed. ``suffix`` ends the temporary name (a writer that picks its format by extension).
+    exception it is flushed to disk (``fsync``) and renamed over ``path`` (the directory flushed
+    too), else removed. ``suffix`` ends the temporary name (a writer that picks its format by
+    extension).
 
     >>> target = Path(tempfile.mkdtemp()) / "plot.txt"
     >>> with atomic_path(target, ".txt") as temporary:

@@ -38,6 +38,10 @@ with explicit chance (``docs/openspiel.md``).
 
 from __future__ import annotations
 
+import json
+import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
 from typing import Any
 
 import numpy as np
@@ -52,15 +56,51 @@ except ImportError as exc:  # pragma: no cover - the extra is installed wherever
 from ..board.geometry import COLOURS
 from ..board.moves import TILES
 from ..cards.moves import CARDS
-from ..errors import GenialError, IllegalMoveError, excerpt
+from ..errors import GenialError, IllegalMoveError, RecordError, excerpt, is_int
+from ..files import load_json
 from ..registry import entry
 from ._common import ranking_rewards
 
-__all__ = ["BoardGame", "CardsGame", "GenialBot", "GenialGame", "GenialState", "load"]
+__all__ = [
+    "BoardGame",
+    "CardsGame",
+    "GenialBot",
+    "GenialGame",
+    "GenialState",
+    "IllegalActionError",
+    "OpenSpielError",
+    "StateStringError",
+    "load",
+]
 
 _ITEMS = {"board": TILES, "cards": CARDS}  # what is drawn, by type id: two colours each
 _CHANCE = int(pyspiel.PlayerId.CHANCE)
 _TERMINAL = int(pyspiel.PlayerId.TERMINAL)
+
+STATE_FORMAT = "genial-openspiel-state"
+"""The ``format`` field of a state string (``GenialState.serialize``)."""
+
+MAX_STATE_CHARS = 16 << 20
+"""The longest state string ``deserialize_state`` reads (a whole card game at the largest
+turn cap takes well under a megabyte)."""
+
+_SEED_LIMIT = 2**53  # resample seeds: a sampler's draw in [0, 1] times 2**53
+
+
+class OpenSpielError(GenialError, pyspiel.SpielError):  # type: ignore[misc]
+    """A call of the OpenSpiel wrapper that cannot be done: both genial's error (a
+    ``ValueError``) and OpenSpiel's (``pyspiel.SpielError``), so that either ``except`` clause
+    catches it. The state it was called on is left exactly as it was."""
+
+
+class IllegalActionError(IllegalMoveError, OpenSpielError):
+    """An action id that is not an int, outside the game's ids, or not legal at this node (a
+    decision that is not legal, a chance outcome not in the pile, any action at the end)."""
+
+
+class StateStringError(RecordError, OpenSpielError):
+    """A state string (``game.deserialize_state``, ``pyspiel.deserialize_game_and_state``)
+    that is not one ``GenialState.serialize`` wrote for this game, or does not replay."""
 
 
 class _Spec:
@@ -178,7 +218,22 @@ class GenialGame(pyspiel.Game):  # type: ignore[misc]
 
     def new_initial_state(self) -> GenialState:
         """The start: before the deal (a chance node)."""
+        if getattr(_GUARD, "active", False):
+            # OpenSpiel's own reader of a Python state unpickles the string's attributes right
+            # after this call: refused (a genial state string is read by deserialize_state)
+            raise StateStringError(
+                f"{self._spec.short}: not a state string of this game (genial reads its own "
+                "format only, never a pickle)"
+            )
         return GenialState(self)
+
+    def deserialize_state(self, text: Any) -> GenialState:
+        """The state ``text`` (from ``GenialState.serialize``) describes, rebuilt by replaying
+        its actions from the start, each checked like any action applied (and each resample
+        redone from its seed). ``text`` is read as untrusted data: never unpickled or
+        evaluated; anything else raises ``StateStringError`` (a ``GenialError`` and a
+        ``pyspiel.SpielError``)."""
+        return _read_state(self, text)
 
     def make_py_observer(
         self, iig_obs_type: Any = None, params: dict[str, Any] | None = None
@@ -194,7 +249,7 @@ class _Held:
     """What a state holds (one attribute, copied cheaply by OpenSpiel's clone, which deep-copies
     a state's attributes, and pickled through genial's own record by its serialisation)."""
 
-    __slots__ = ("counts", "deal", "drawn", "game", "log", "owner", "pending")
+    __slots__ = ("counts", "deal", "drawn", "game", "log", "owner", "pending", "resamples")
 
     def __init__(self, owner: GenialGame) -> None:
         self.owner = owner  # the OpenSpiel game (shared by copies)
@@ -204,6 +259,7 @@ class _Held:
         self.pending: int | None = None  # a decision waiting for its draws
         self.drawn: list[int] = []  # the pending decision's draws so far
         self.log: list[tuple[int, int, int]] = []  # (seat, kind 0 decision / 1 draw, value)
+        self.resamples: list[tuple[int, int, int]] = []  # (actions before, player, seed)
 
     def __deepcopy__(self, memo: dict[int, Any]) -> _Held:
         other = _Held(self.owner)
@@ -213,15 +269,27 @@ class _Held:
         other.pending = self.pending
         other.drawn = list(self.drawn)
         other.log = list(self.log)
+        other.resamples = list(self.resamples)
         return other
 
     def __reduce__(self) -> tuple[Any, tuple[Any, ...]]:
+        # (OpenSpiel's own serialisation of a Python state, which pickles its attributes: used
+        # by its C++ tools such as random_sim_test; a pickle is trusted data)
         record = None if self.game is None else self.game.to_record()
         owner = (self.owner._spec.short, dict(self.owner.get_parameters()))
-        return (_unheld, (owner, self.deal, record, self.pending, self.drawn, self.log))
+        args = (owner, self.deal, record, self.pending, self.drawn, self.log, self.resamples)
+        return (_unheld, args)
 
 
-def _unheld(owner: Any, deal: Any, record: Any, pending: Any, drawn: Any, log: Any) -> _Held:
+def _unheld(
+    owner: Any,
+    deal: Any,
+    record: Any,
+    pending: Any,
+    drawn: Any,
+    log: Any,
+    resamples: Any = (),
+) -> _Held:
     from ..registry import replay
 
     held = _Held(pyspiel.load_game(*owner))
@@ -230,6 +298,7 @@ def _unheld(owner: Any, deal: Any, record: Any, pending: Any, drawn: Any, log: A
     held.pending = pending
     held.drawn = list(drawn)
     held.log = [tuple(e) for e in log]
+    held.resamples = [tuple(e) for e in resamples]
     return held
 
 
@@ -284,10 +353,60 @@ class GenialState(pyspiel.State):  # type: ignore[misc]
         return held.counts
 
     # -- moves -----------------------------------------------------------------------------------
+    def _checked(self, action: Any) -> int:
+        """``action`` as an int that is legal at this node; ``IllegalActionError`` otherwise
+        (nothing changed)."""
+        if not is_int(action):
+            raise IllegalActionError(f"an action must be an int, got {excerpt(action)}")
+        a = int(action)
+        player = self.current_player()
+        if player == _TERMINAL:
+            raise IllegalActionError(f"action {excerpt(a)}: the game is over")
+        if player == _CHANCE:
+            counts = self._chance_counts()
+            if not 0 <= a < len(counts) or counts[a] == 0:
+                raise IllegalActionError(f"chance outcome {excerpt(a)} is not in the pile")
+            return a
+        size = len(self._held.owner._moves)
+        if not 0 <= a < size:
+            raise IllegalActionError(f"action {excerpt(a)} is outside 0..{size - 1}")
+        game = self._held.game
+        if not game.is_legal(a):
+            try:  # the game's own reason, on a copy
+                game.copy().play(a)
+            except GenialError as exc:
+                raise IllegalActionError(str(exc)) from None
+            raise IllegalActionError(f"action {a} is not legal here")  # pragma: no cover
+        return a
+
+    def apply_action(self, action: Any) -> None:
+        """Apply a decision or a chance outcome. Anything that is not an int legal at this node
+        (negative, past the game's ids, not legal here, a chance outcome not in the pile, any
+        action at the end, a bool, a float, ...) raises ``IllegalActionError`` and changes
+        nothing."""
+        pyspiel.State.apply_action(self, self._checked(action))
+
+    def apply_action_with_legality_check(self, action: Any) -> None:
+        """``apply_action``, which checks legality anyway."""
+        self.apply_action(action)
+
+    def child(self, action: Any) -> GenialState:
+        """A copy with ``action`` applied (checked as ``apply_action`` checks it)."""
+        other: GenialState = pyspiel.State.child(self, self._checked(action))
+        return other
+
+    def apply_actions(self, actions: Any) -> None:
+        """Refused: the games are sequential (one action at a time)."""
+        raise IllegalActionError("apply_actions is for simultaneous games: use apply_action")
+
+    def apply_actions_with_legality_checks(self, actions: Any) -> None:
+        """Refused: the games are sequential (one action at a time)."""
+        self.apply_actions(actions)
+
     def _apply_action(self, action: int) -> None:
         held = self._held
         owner = held.owner
-        a = int(action)
+        a = self._checked(action)  # (OpenSpiel's C++ calls come here directly)
         if held.game is None:  # the deal
             self._draw(a)
             held.deal.append(a)
@@ -298,8 +417,6 @@ class GenialState(pyspiel.State):  # type: ignore[misc]
             return
         game = held.game
         if held.pending is None:  # a decision
-            if not game.is_legal(a):
-                game.play(a)  # raises the game's IllegalMoveError, saying why
             held.log.append((game.current_player, 0, a))
             held.counts = game._next_draw(a, [])
             if held.counts is None:
@@ -321,11 +438,37 @@ class GenialState(pyspiel.State):  # type: ignore[misc]
             raise IllegalMoveError(f"chance outcome {item} is not in the pile")
         self._held.counts = None
 
-    def _action_to_string(self, player: int, action: int) -> str:
+    def action_to_string(self, *args: Any) -> str:
+        """``action_to_string(player, action)`` or ``action_to_string(action)`` (the player to
+        move): genial's move text, or ``draw RB`` for a chance outcome (``player`` -1). Any
+        action id of the game may be named, legal here or not; an id outside the game's ids,
+        a player that is not a seat or chance, or a non-int raises ``IllegalActionError``."""
+        if len(args) == 1:
+            return self._action_to_string(self.current_player(), args[0])
+        if len(args) == 2:
+            return self._action_to_string(args[0], args[1])
+        raise IllegalActionError(f"action_to_string takes (player, action), got {len(args)} values")
+
+    def _action_to_string(self, player: Any, action: Any) -> str:
+        owner = self._held.owner
+        n = int(owner.genial_rules.players)
+        if not is_int(player) or not (player == _CHANCE or 0 <= player < n):
+            raise IllegalActionError(
+                f"player must be -1 (chance) or in 0..{n - 1}, got {excerpt(player)}"
+            )
+        if not is_int(action):
+            raise IllegalActionError(f"an action must be an int, got {excerpt(action)}")
         if player == _CHANCE:
-            return f"draw {self._item_text(action)}"
-        move = self._held.owner._moves[int(action)]
-        return str(move)
+            if not 0 <= action < len(owner._items):
+                raise IllegalActionError(
+                    f"chance outcome {excerpt(int(action))} is outside 0..{len(owner._items) - 1}"
+                )
+            return f"draw {self._item_text(int(action))}"
+        if not 0 <= action < len(owner._moves):
+            raise IllegalActionError(
+                f"action {excerpt(int(action))} is outside 0..{len(owner._moves) - 1}"
+            )
+        return str(owner._moves[int(action)])
 
     def _item_text(self, item: int) -> str:
         """A tile's or card's text: its two colours' letters (``RB``)."""
@@ -339,20 +482,59 @@ class GenialState(pyspiel.State):  # type: ignore[misc]
         result: list[float] = self._held.owner._observer.final(self._held.game, ranking_rewards)
         return result
 
-    def resample_from_infostate(self, player: int, probability_sampler: Any = None) -> Any:
+    def resample_from_infostate(self, player: Any, probability_sampler: Any = None) -> Any:
         """A state ``player`` cannot tell from this one: what it cannot see (the other racks or
         hands, the bag, deck and discard pile) dealt again at random (the kernel's redeal), at
-        a decision node. ``probability_sampler`` is OpenSpiel's; its draws seed the redeal."""
+        a decision node. ``probability_sampler`` is OpenSpiel's (any callable returning a
+        number in [0, 1]); its draw seeds the redeal. A bad player, node, sampler or draw
+        raises ``OpenSpielError``; this state is never changed."""
         held = self._held
-        if held.game is None or held.pending is not None:
-            raise GenialError("resample_from_infostate is defined at decision nodes only")
+        if held.game is None or held.pending is not None or self.is_terminal():
+            raise OpenSpielError("resample_from_infostate is defined at decision nodes only")
+        n = int(held.owner.genial_rules.players)
+        if not is_int(player) or not 0 <= player < n:
+            raise OpenSpielError(f"player must be in 0..{n - 1}, got {excerpt(player)}")
+        if not callable(probability_sampler):
+            raise OpenSpielError(
+                f"probability_sampler must be callable, got {excerpt(probability_sampler)}"
+            )
         u = probability_sampler()
-        seed = int(float(u) * 2**53)
+        real = isinstance(u, (int, float, np.integer, np.floating))
+        if not real or isinstance(u, (bool, np.bool_)) or not 0 <= u <= 1:  # (NaN fails too)
+            raise OpenSpielError(
+                f"probability_sampler must return a number in [0, 1], got {excerpt(u)}"
+            )
         other = self.clone()
-        ohold = other._held
-        ohold.game = held.game._determinised(int(player), np.random.PCG64(seed))
-        other._held.counts = None
+        other._redeal(int(player), int(float(u) * _SEED_LIMIT))
         return other
+
+    def _redeal(self, player: int, seed: int) -> None:
+        """Deal again what ``player`` cannot see, from ``seed`` (kept for serialisation)."""
+        held = self._held
+        held.game = held.game._determinised(player, np.random.PCG64(seed))
+        held.counts = None
+        held.resamples.append((len(held.log), player, seed))
+
+    # -- serialisation -----------------------------------------------------------------------
+    def serialize(self) -> str:
+        """The state as compact JSON data (never a pickle): the game's name and parameters,
+        every action applied from the start (the history) and each resample (the actions
+        before it, the player, the seed). ``game.deserialize_state`` reads it back."""
+        held = self._held
+        owner = held.owner
+        data = {
+            "format": STATE_FORMAT,
+            "version": 1,
+            "game": owner._spec.short,
+            "params": dict(owner.get_parameters()),
+            "actions": [value for _, _, value in held.log],
+            "resamples": [list(r) for r in held.resamples],
+        }
+        return json.dumps(data, separators=(",", ":"), sort_keys=True)
+
+    def __reduce__(self) -> tuple[Any, tuple[Any, ...]]:
+        # pickle (and copy) through the state string, which is read back with every check
+        return (_state_from_string, (serialize_game_and_state(self._held.owner, self),))
 
     def __str__(self) -> str:
         held = self._held
@@ -442,6 +624,175 @@ class CardsGame(GenialGame):
         super().__init__(params, spec="genial_cards")
 
 
+# -- state strings --------------------------------------------------------------------------
+_GUARD = threading.local()  # set while OpenSpiel's own (pickling) reader runs on a string
+_STATE_FIELDS = ("actions", "format", "game", "params", "resamples", "version")
+_MAX_RESAMPLES = 100_000
+_HEADER = "# Automatically generated by OpenSpiel SerializeGameAndState\n[Meta]\nVersion: 1\n\n"
+
+
+def _read_state(game: GenialGame, text: Any) -> GenialState:
+    """``game.deserialize_state(text)``: every field checked, then the actions replayed."""
+    where = f"{game._spec.short} state string"
+    if not isinstance(text, (str, bytes)):
+        raise StateStringError(f"{where}: must be a str, got {excerpt(text)}")
+    if len(text) > MAX_STATE_CHARS:
+        raise StateStringError(f"{where}: {len(text):,} characters, more than {MAX_STATE_CHARS:,}")
+    data = load_json(text, where, StateStringError)
+    if not isinstance(data, dict) or sorted(data) != list(_STATE_FIELDS):
+        got = sorted(data)[:8] if isinstance(data, dict) else type(data).__name__
+        raise StateStringError(
+            f"{where}: must be an object with fields {', '.join(_STATE_FIELDS)}, got {excerpt(got)}"
+        )
+    if data["format"] != STATE_FORMAT:
+        raise StateStringError(
+            f"{where}: format must be {STATE_FORMAT!r}, got {excerpt(data['format'])}"
+        )
+    if not is_int(data["version"]) or data["version"] != 1:
+        raise StateStringError(f"{where}: version must be 1, got {excerpt(data['version'])}")
+    if data["game"] != game._spec.short:
+        raise StateStringError(
+            f"{where}: game must be {game._spec.short!r}, got {excerpt(data['game'])}"
+        )
+    mine = dict(game.get_parameters())
+    params = data["params"]
+    same = isinstance(params, dict) and sorted(params) == sorted(mine)
+    if not same or any(type(params[k]) is not type(v) or params[k] != v for k, v in mine.items()):
+        raise StateStringError(
+            f"{where}: params must be this game's {excerpt(mine, 200)}, got {excerpt(params, 200)}"
+        )
+    actions = data["actions"]
+    most = 8 * int(game.max_game_length()) + 64
+    if not isinstance(actions, list) or len(actions) > most:
+        raise StateStringError(f"{where}: actions must be a list of at most {most:,} action ids")
+    resamples = data["resamples"]
+    if not isinstance(resamples, list) or len(resamples) > _MAX_RESAMPLES:
+        raise StateStringError(
+            f"{where}: resamples must be a list of at most "
+            f"{_MAX_RESAMPLES:,} [actions before, player, seed]"
+        )
+    n = int(game.genial_rules.players)
+    last = 0
+    for i, r in enumerate(resamples):
+        ok = isinstance(r, list) and len(r) == 3 and all(is_int(x) for x in r)
+        if not ok or not last <= r[0] <= len(actions) or not 0 <= r[1] < n:
+            raise StateStringError(
+                f"{where}: resample {i} must be [actions before (in order, at "
+                f"most {len(actions)}), player (0..{n - 1}), seed], got "
+                f"{excerpt(r)}"
+            )
+        if not 0 <= r[2] <= _SEED_LIMIT:
+            raise StateStringError(
+                f"{where}: resample {i}: seed must be in 0..2**53, got {excerpt(r[2])}"
+            )
+        last = r[0]
+    state = GenialState(game)
+    pending = iter(resamples)
+    upcoming = next(pending, None)
+    for i in range(len(actions) + 1):
+        while upcoming is not None and upcoming[0] == i:
+            if state.current_player() < 0:
+                raise StateStringError(
+                    f"{where}: a resample after action {i} is not at a decision node"
+                )
+            state._redeal(upcoming[1], upcoming[2])
+            upcoming = next(pending, None)
+        if i == len(actions):
+            break
+        try:
+            state.apply_action(actions[i])
+        except GenialError as exc:
+            raise StateStringError(
+                f"{where}: action {i} ({excerpt(actions[i])}) does not replay: {exc}"
+            ) from None
+    return state
+
+
+def _sections(text: Any) -> tuple[str, str] | None:
+    """The game and state sections of ``pyspiel.serialize_game_and_state``'s text, if it names
+    one of genial's games."""
+    if not isinstance(text, str):
+        return None
+    lines = text.split("\n")
+    try:
+        start = lines.index("[Game]")
+        middle = lines.index("[State]", start + 1)
+    except ValueError:
+        return None
+    game_string = "\n".join(lines[start + 1 : middle]).strip()
+    if game_string.split("(", 1)[0].strip() not in _SPECS:
+        return None
+    return game_string, "\n".join(lines[middle + 1 :]).rstrip("\n")
+
+
+@contextmanager
+def _refusing() -> Iterator[None]:
+    """While OpenSpiel's own reader runs: it unpickles a Python state's attributes, so any
+    genial game it reaches refuses to make the state (``GenialGame.new_initial_state``)."""
+    before = getattr(_GUARD, "active", False)
+    _GUARD.active = True
+    try:
+        yield
+    finally:
+        _GUARD.active = before
+
+
+_openspiel_serialize = getattr(
+    pyspiel.serialize_game_and_state, "openspiel", pyspiel.serialize_game_and_state
+)
+_openspiel_deserialize = getattr(
+    pyspiel.deserialize_game_and_state, "openspiel", pyspiel.deserialize_game_and_state
+)
+
+
+def serialize_game_and_state(game: Any, state: Any) -> str:
+    """``pyspiel.serialize_game_and_state``: OpenSpiel's text (the game string, then the state
+    string), with a genial state's own data format (``GenialState.serialize``). Other games'
+    states go to OpenSpiel's function."""
+    if isinstance(state, GenialState):
+        owner = state._held.owner
+        if not isinstance(game, GenialGame) or game.serialize() != owner.serialize():
+            raise OpenSpielError(
+                f"the state is a state of {owner.serialize()}, not of {excerpt(str(game), 200)}"
+            )
+        return f"{_HEADER}[Game]\n{owner.serialize()}\n[State]\n{state.serialize()}\n"
+    result: str = _openspiel_serialize(game, state)
+    return result
+
+
+def deserialize_game_and_state(text: Any) -> tuple[Any, Any]:
+    """``pyspiel.deserialize_game_and_state``: a text naming one of genial's games is read by
+    ``GenialGame.deserialize_state`` (never unpickled: ``StateStringError`` if it is not
+    genial's format); other games' texts go to OpenSpiel's function, which refuses to make a
+    genial state (it would unpickle it)."""
+    found = _sections(text)
+    if found is None:
+        with _refusing():
+            return tuple(_openspiel_deserialize(text))
+    game_string, state_string = found
+    where = f"state string of {excerpt(game_string, 200)}"
+    try:
+        game = pyspiel.load_game(game_string)
+    except (GenialError, pyspiel.SpielError) as exc:
+        why = excerpt(str(exc), 200)
+        raise StateStringError(f"{where}: the game does not load ({why})") from None
+    if not isinstance(game, GenialGame):  # pragma: no cover - the name is genial's
+        raise StateStringError(f"{where}: not one of genial's games")
+    return game, game.deserialize_state(state_string)
+
+
+def _state_from_string(text: str) -> GenialState:
+    """A pickled state (``GenialState.__reduce__``), read back as a state string."""
+    _, state = deserialize_game_and_state(text)
+    assert isinstance(state, GenialState)
+    return state
+
+
+serialize_game_and_state.openspiel = _openspiel_serialize  # type: ignore[attr-defined]
+deserialize_game_and_state.openspiel = _openspiel_deserialize  # type: ignore[attr-defined]
+pyspiel.serialize_game_and_state = serialize_game_and_state
+pyspiel.deserialize_game_and_state = deserialize_game_and_state
+
 pyspiel.register_game(_game_type(_SPECS["genial_board"]), BoardGame)
 pyspiel.register_game(_game_type(_SPECS["genial_cards"]), CardsGame)
 
@@ -478,4 +829,3 @@ class GenialBot(pyspiel.Bot):  # type: ignore[misc]
 
     def provides_policy(self) -> bool:
         return False
-
