@@ -18,6 +18,7 @@ __all__ = [
     "RulesError",
     "checked_flag",
     "checked_int",
+    "checked_real",
     "excerpt",
     "is_int",
 ]
@@ -106,6 +107,32 @@ def checked_int(value: object, what: str, lo: int, hi: int) -> int:
     if not lo <= value <= hi:
         raise GenialError(f"{what} must be in {lo}..{hi:,}, got {excerpt(int(value))}")
     return int(value)
+
+
+def checked_real(value: object, what: str, lo: float, hi: float) -> float:
+    """``value`` as a float in ``[lo, hi]`` (ints and numpy numbers too, never bools; NaN and
+    numbers too large for a double refused); ``GenialError`` saying what is wrong otherwise.
+
+    >>> checked_real(0.25, "epsilon", 0, 1)
+    0.25
+    >>> checked_real(float("nan"), "l2", 0, 1e6)
+    Traceback (most recent call last):
+    ...
+    genial.errors.GenialError: l2 must be in [0, 1e+06], got nan
+    """
+    if isinstance(value, (bool, np.bool_)) or not isinstance(
+        value, (int, float, np.integer, np.floating)
+    ):
+        raise GenialError(f"{what} must be a number in [{lo:g}, {hi:g}], got {excerpt(value)}")
+    try:
+        number = float(value)
+    except OverflowError:
+        raise GenialError(
+            f"{what} must be a number in [{lo:g}, {hi:g}], got {excerpt(value)}"
+        ) from None
+    if not lo <= number <= hi:  # (NaN fails too)
+        raise GenialError(f"{what} must be in [{lo:g}, {hi:g}], got {number!r}")
+    return number
 
 
 def checked_flag(value: object, what: str) -> bool:

@@ -44,7 +44,7 @@ import numpy.typing as npt
 from . import _core
 from ._version import __version__
 from .board.rules import Rules
-from .errors import GenialError, checked_int, excerpt, is_int
+from .errors import GenialError, checked_int, checked_real, excerpt, is_int
 from .files import MAX_NUMBER_DIGITS, load_json, read_bounded, write_atomic
 from .policies import kernel_policies, parse_policies, parse_policy
 from .seeds import POLICY_STREAM, as_seed_sequence, child_seed, stream
@@ -119,17 +119,7 @@ def _games(games: object, what: str = "games") -> int:
 def _l2(l2: object) -> float:
     """``l2`` as a float: a finite number from 0 to ``_MAX_L2`` (a larger penalty fits nothing
     but the bias, and one near the largest double overflows the Newton steps)."""
-    if isinstance(l2, (bool, np.bool_)) or not isinstance(
-        l2, (int, float, np.integer, np.floating)
-    ):
-        raise GenialError(f"l2 must be a number from 0 to {_MAX_L2:g}, got {excerpt(l2)}")
-    try:
-        value = float(l2)
-    except OverflowError:
-        raise GenialError(f"l2 must be a number from 0 to {_MAX_L2:g}, got {excerpt(l2)}") from None
-    if not 0.0 <= value <= _MAX_L2:  # (NaN fails too)
-        raise GenialError(f"l2 must be a number from 0 to {_MAX_L2:g}, got {value!r}")
-    return value
+    return checked_real(l2, "l2", 0.0, _MAX_L2)
 
 
 def _models(models: object) -> tuple[int, ...]:

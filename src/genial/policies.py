@@ -46,7 +46,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from . import _core
-from .errors import GenialError, excerpt
+from .errors import GenialError, checked_real, excerpt
 
 __all__ = [
     "DEFAULT_EPSILON",
@@ -122,17 +122,7 @@ class SearchSpec:
 
 
 def _check_epsilon(epsilon: object, name: str) -> float:
-    if isinstance(epsilon, (bool, np.bool_)) or not isinstance(
-        epsilon, (int, float, np.integer, np.floating)
-    ):
-        raise GenialError(f"epsilon must be a number in [0, 1], got {excerpt(epsilon)}")
-    try:
-        e = float(epsilon)
-    except OverflowError:
-        raise GenialError(f"epsilon must be a number in [0, 1], got {excerpt(epsilon)}") from None
-    if not (0.0 <= e <= 1.0) or math.isnan(e):
-        raise GenialError(f"policy {excerpt(name)}: epsilon must be in [0, 1], got {e}")
-    return e
+    return checked_real(epsilon, f"policy {excerpt(name)}: epsilon", 0.0, 1.0)
 
 
 def _digits(text: str) -> int | None:
