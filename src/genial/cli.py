@@ -49,8 +49,9 @@ from typing import Any, NoReturn
 from ._version import __version__
 from .batch.backends import CONNECT_TIMEOUT
 from .errors import GenialError, excerpt
+from .files import atomic_path, load_json, read_bounded, read_json, temporary_prefix
 from .policies import POLICIES, SEARCH_POLICIES, parse_policy
-from .registry import GameEntry, entry, entry_of, games, make
+from .registry import GameEntry, distribution, entry, entry_of, games, make, own_games
 from .seeds import MAX_SEED_BITS
 
 __all__ = [
@@ -297,22 +298,28 @@ TYPES = ArgumentTypes(one_of=_one_of, integer=_integer, count=_count)
 
 class _Commands:
     """A game's part of the command line: the module its entry's ``cli`` names, else the
-    plain verbs with the game's default rules."""
+    plain verbs with the game's default rules. A module that lacks what ``GameEntry.cli``
+    documents is refused (``TypeError``) here, before any parser is built."""
 
     def __init__(self, game: GameEntry) -> None:
         self.entry = game
         self.module = importlib.import_module(game.cli) if game.cli else None
-
-    @property
-    def verbs(self) -> tuple[str, ...]:
+        named = _PLAIN_VERBS if self.module is None else getattr(self.module, "VERBS", None)
+        if not isinstance(named, (tuple, list)) or not all(isinstance(v, str) for v in named):
+            raise TypeError(f"its VERBS is a tuple of verb names, got {excerpt(named)}")
+        hidden = getattr(self.module, "HIDDEN", "hidden state")
+        if not isinstance(hidden, str):
+            raise TypeError(f"its HIDDEN is a text, got {excerpt(hidden)}")
+        if self.module is not None:
+            for name in ("add_options", "rules"):
+                if not callable(getattr(self.module, name, None)):
+                    raise TypeError(f"it has no function {name}")
+        self.verbs: tuple[str, ...] = tuple(
+            v for v in named if v not in _OWN_VERBS or callable(getattr(self.module, v, None))
+        )
         """The verbs the game has: those its module names (one of ``_OWN_VERBS`` only with
         the function that plays it)."""
-        named = getattr(self.module, "VERBS", _PLAIN_VERBS)
-        return tuple(v for v in named if v not in _OWN_VERBS or hasattr(self.module, v))
-
-    @property
-    def hidden(self) -> str:
-        return str(getattr(self.module, "HIDDEN", "hidden state"))
+        self.hidden = hidden
 
     def add_options(self, parser: argparse.ArgumentParser, verb: str) -> None:
         if self.module is not None:
@@ -326,23 +333,53 @@ class _Commands:
         function: Callable[..., Any] = getattr(self.module, verb)
         return function
 
+    def tried(self) -> _Commands:
+        """``self``, once the parser of each of its verbs was built and its help written (a
+        plug-in's options that argparse refuses, or whose ``add_options`` fails, raise here)."""
+        for verb in self.verbs:
+            if verb in _VERBS:
+                parser = _Parser(prog=f"genial {verb}", formatter_class=_HelpFormatter)
+                _add_verb(parser, verb, self)
+                parser.format_help()
+        return self
+
 
 def _all_commands() -> dict[str, _Commands]:
-    """Every registered game's part of the command line, by name, the default game first
-    (a game whose command-line module does not import is left out, with a warning)."""
+    """Every registered game's part of the command line, by name, the default game first.
+    A game whose command-line module does not import or is malformed is left out, with one
+    ``RuntimeWarning`` naming it and its distribution: the other games keep working."""
     found: dict[str, _Commands] = {}
+    own = own_games()
     for name in sorted(games(), key=lambda name: name != DEFAULT_GAME):
         try:
-            found[name] = _Commands(entry(name))
-        except Exception as exc:  # a broken plug-in must not break the others
+            commands = _Commands(entry(name))
+            found[name] = commands if name in own else commands.tried()
+        except (Exception, SystemExit) as exc:  # a broken plug-in must not break the others
             import warnings
 
-            warnings.warn(
-                f"genial: the command line of the game {name!r} failed to load: {exc}",
-                RuntimeWarning,
-                stacklevel=2,
-            )
+            warnings.warn(_skipped(name, exc), RuntimeWarning, stacklevel=2)
     return found
+
+
+def _skipped(name: str, exc: BaseException) -> str:
+    """The warning of a game whose command line failed: the game, its module, its
+    distribution, why."""
+    try:
+        why = _one_line(str(exc), 200)
+    except Exception:  # an exception whose str fails
+        why = ""
+    if not isinstance(exc, (GenialError, TypeError)) or not why:
+        why = f"{type(exc).__name__}: {why}" if why else type(exc).__name__
+    try:
+        module = excerpt(entry(name).cli, 80)
+        source = distribution(name)
+    except GenialError:
+        module, source = "?", None
+    where = f"the distribution {source!r}" if source else "a register() call"
+    return (
+        f"genial: skipped the command line of the game {name!r} (module {module}) of {where}: "
+        f"{why}"
+    )
 
 
 def _commands(args: argparse.Namespace) -> _Commands:
@@ -391,13 +428,60 @@ class _Output:
         return excerpt(self.path, PATH_LIMIT)
 
 
+MAX_NAME_BYTES = 255
+"""The most bytes of one name of a path (the file systems' usual limit; less where the
+directory's file system says so)."""
+MAX_PATH_BYTES = 4000
+"""The most bytes of a whole output path."""
+
+
+def _check_name(flag: str, path: str) -> None:
+    """Refuse (``CommandLineError``) a path no file system takes: a NUL byte, text that cannot
+    be encoded for the file system, a name over ``MAX_NAME_BYTES`` bytes, a path over
+    ``MAX_PATH_BYTES``."""
+    shown = excerpt(path, PATH_LIMIT)
+    if "\0" in path:
+        raise CommandLineError(f"{flag} {shown}: the path holds a NUL byte")
+    try:
+        raw = os.fsencode(path)
+    except UnicodeError:
+        raise CommandLineError(
+            f"{flag} {shown}: the path cannot be encoded for the file system"
+        ) from None
+    if len(raw) > MAX_PATH_BYTES:
+        raise CommandLineError(
+            f"{flag} {shown}: the path is too long ({len(raw):,} bytes, at most "
+            f"{MAX_PATH_BYTES:,})"
+        )
+    separators = {b"/", os.sep.encode(), (os.altsep or "/").encode()}
+    names = [raw]
+    for separator in separators:
+        names = [part for name in names for part in name.split(separator)]
+    longest = max(len(name) for name in names)
+    if longest > MAX_NAME_BYTES:
+        raise CommandLineError(
+            f"{flag} {shown}: a name in the path is too long ({longest:,} bytes, at most "
+            f"{MAX_NAME_BYTES})"
+        )
+
+
+def _name_limit(directory: str) -> int:
+    """The most bytes of a file name in ``directory`` (its file system's, else the usual)."""
+    try:
+        return min(MAX_NAME_BYTES, int(os.pathconf(directory, "PC_NAME_MAX")))
+    except (OSError, ValueError, AttributeError, TypeError):
+        return MAX_NAME_BYTES
+
+
 def _output(flag: str, path: str, formats: dict[str, _Format]) -> _Output:
-    """``path`` checked for ``flag``: a known extension, an existing writable directory, not a
-    directory itself. Raises ``CommandLineError``."""
+    """``path`` checked for ``flag``: a name a file system takes, a known extension, an
+    existing writable directory (where the temporary file the write goes through can be made),
+    not a directory itself. Raises ``CommandLineError``."""
     accepted = ", ".join(formats)
     shown = excerpt(path, PATH_LIMIT)
     if not path.strip():
         raise CommandLineError(f"{flag}: empty path (accepted extensions: {accepted})")
+    _check_name(flag, path)
     try:
         target = os.path.realpath(path)
         if os.path.isdir(target):
@@ -408,11 +492,18 @@ def _output(flag: str, path: str, formats: dict[str, _Format]) -> _Output:
             raise CommandLineError(f"{flag} {shown}: {got} (accepted: {accepted})")
         if os.path.lexists(target) and not stat.S_ISREG(os.stat(target).st_mode):
             raise CommandLineError(f"{flag} {shown}: exists and is not a regular file")
-        directory = os.path.dirname(target)
+        directory, name = os.path.split(target)
         if not os.path.isdir(directory):
             where = excerpt(os.path.dirname(path) or ".", PATH_LIMIT)
             raise CommandLineError(f"{flag} {shown}: directory {where} does not exist")
-        fd, probe = tempfile.mkstemp(dir=directory, prefix=".genial-probe-")
+        limit = _name_limit(directory)
+        if len(os.fsencode(name)) > limit:
+            raise CommandLineError(
+                f"{flag} {shown}: the file name is too long ({len(os.fsencode(name)):,} bytes, "
+                f"at most {limit} there)"
+            )
+        # a probe named as the temporary file of the write will be (genial.files.atomic_path)
+        fd, probe = tempfile.mkstemp(dir=directory, prefix=temporary_prefix(name), suffix=extension)
     except OSError as exc:
         raise CommandLineError(
             f"{flag} {shown}: cannot write there ({exc.strerror or type(exc).__name__})"
@@ -442,42 +533,13 @@ def _require_formats(outputs: Sequence[_Output]) -> None:
         )
 
 
-def _file_mode(target: str) -> int:
-    """The permissions of the file being replaced, else the usual ones (0o666 less the umask)."""
-    try:
-        return stat.S_IMODE(os.stat(target).st_mode)
-    except OSError:
-        umask = os.umask(0o022)
-        os.umask(umask)
-        return 0o666 & ~umask
-
-
 def _write_atomically(out: _Output, write: Callable[[str], object]) -> None:
-    """``write(temporary path)`` in ``out``'s directory, then the file renamed over ``out``:
-    the path holds the old file or the whole new one, never a part."""
-    directory, name = os.path.split(out.target)
-    stem = os.path.splitext(name)[0][:80]
-    fd, temporary = tempfile.mkstemp(
-        dir=directory, prefix=f".{stem}-partial-", suffix=out.extension
-    )
-    os.close(fd)
-    try:
+    """``write(temporary path)`` in ``out``'s directory, then the file renamed over ``out``
+    (``genial.files.atomic_path``): the path holds the old file or the whole new one, never a
+    part; the old file's permissions are kept, the temporary file removed on failure."""
+    with atomic_path(out.target, out.extension) as temporary:
         write(temporary)
-        with open(temporary, "r+b") as fh:
-            os.fsync(fh.fileno())
-        os.chmod(temporary, _file_mode(out.target))
-        os.replace(temporary, out.target)
-    except BaseException:
-        with contextlib.suppress(OSError):
-            os.unlink(temporary)
-        raise
     out.written = True
-    with contextlib.suppress(OSError, AttributeError):
-        dir_fd = os.open(directory, os.O_RDONLY)
-        try:
-            os.fsync(dir_fd)
-        finally:
-            os.close(dir_fd)
 
 
 class _WriteError(OSError):
@@ -681,6 +743,8 @@ def _simulate(args: argparse.Namespace, session: _Session) -> int:
         raise CommandLineError(
             "give --overwrite (start anew) or --resume (finish the run), not both"
         )
+    if dataset:
+        _check_name("--out", args.out)
     out = _output("--out", args.out, TABLES) if args.out is not None and not dataset else None
     if out and os.path.lexists(out.target) and not args.overwrite:
         raise CommandLineError(_already_there(out.shown, "a file"))
@@ -743,13 +807,13 @@ def _already_there(shown: str, what: str) -> str:
 
 def _stored_header(directory: str) -> dict[str, Any] | None:
     """The header of the dataset in ``directory`` (its ``_genial.json``), if one reads."""
-    from .batch.dataset import META
+    from .batch.dataset import MAX_META_BYTES, META
 
     try:
-        with open(os.path.join(directory, META), encoding="utf-8") as fh:
-            header = json.load(fh).get("header")
-    except (OSError, ValueError, AttributeError):
+        meta = read_json(os.path.join(directory, META), MAX_META_BYTES)
+    except (GenialError, OSError, ValueError, TypeError):
         return None
+    header = meta.get("header") if isinstance(meta, dict) else None
     return header if isinstance(header, dict) else None
 
 
@@ -848,6 +912,8 @@ def _openings(args: argparse.Namespace, session: _Session) -> int:
         # --out is the race's directory (its steps, and the table as table.csv at the end)
         if args.out is not None and not args.out.strip():
             raise CommandLineError("--out: empty path (with --adaptive, a directory)")
+        if args.out is not None:
+            _check_name("--out", args.out)
         race = {"adaptive": True, "out": args.out, "resume": args.resume}
         race["confidence"] = args.confidence
         if args.batch is not None:
@@ -915,22 +981,23 @@ MAX_RECORD_BYTES = 64 * 2**20
 
 
 def _read_record(path: str) -> Any:
-    """The JSON record at ``path``; ``CommandLineError`` when it cannot be read as JSON."""
-    shown = excerpt(path, PATH_LIMIT)
+    """The JSON record at ``path`` (a regular file of at most ``MAX_RECORD_BYTES``, JSON read as
+    untrusted input: ``genial.files``); ``CommandLineError`` when it cannot be read as JSON."""
+    where = f"record {excerpt(path, PATH_LIMIT)}"
     try:
-        with open(path, "rb") as fh:
-            raw = fh.read(MAX_RECORD_BYTES + 1)
-    except OSError as exc:
-        raise CommandLineError(
-            f"record {shown}: cannot read it ({exc.strerror or type(exc).__name__})"
-        ) from None
-    if len(raw) > MAX_RECORD_BYTES:
-        raise CommandLineError(f"record {shown}: larger than {MAX_RECORD_BYTES // 2**20} MiB")
+        raw = read_bounded(path, MAX_RECORD_BYTES, where)
+    except GenialError as exc:
+        raise CommandLineError(str(exc)) from None
     try:
-        return json.loads(raw.decode("utf-8"))
-    except (UnicodeDecodeError, json.JSONDecodeError, RecursionError) as exc:
-        why = exc.msg if isinstance(exc, json.JSONDecodeError) else "not UTF-8 JSON"
-        raise CommandLineError(f"record {shown}: not a JSON record ({why})") from None
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError:
+        raise CommandLineError(f"{where}: not a JSON record (not UTF-8 JSON)") from None
+    try:
+        return load_json(text, where)
+    except GenialError as exc:  # "<where>: <what> (<why>)": said in the command line's words
+        said = str(exc).removeprefix(f"{where}: ")
+        why = said[said.index("(") :] if "(" in said else f"({said})"
+        raise CommandLineError(f"{where}: not a JSON record {why}") from None
 
 
 def _replay(args: argparse.Namespace, session: _Session) -> int:
@@ -1023,7 +1090,7 @@ def _reader_of(text: str, own: GameEntry) -> GameEntry | None:
             continue
         try:
             other.position.parse(text)
-        except GenialError:
+        except Exception:  # (GenialError; or a plug-in's parse failing on a text not its own)
             continue
         return other
     return None
@@ -1397,7 +1464,7 @@ def _add_analyse(parser: argparse.ArgumentParser, game: _Commands) -> None:
         default="player",
         metavar="{player,omniscient}",
         help="player: redeal what the mover cannot see in every playout; omniscient: the true "
-        + game.hidden,
+        + game.hidden.replace("%", "%%"),
     )
     parser.add_argument(
         "--adaptive", action="store_true", help="successive halving from --min-playouts"
@@ -1603,7 +1670,13 @@ class _VerbParser(_Parser):
             name = entry(text).name
         except GenialError as exc:
             raise _ParseError(self.prog, f"argument --game: {exc}") from None
-        if name not in self.commands or self.verb not in self.commands[name].verbs:
+        if name not in self.commands:
+            raise _ParseError(
+                self.prog,
+                f"argument --game: the game {name!r} has no command line here (its module "
+                "failed to load: see the warning above)",
+            )
+        if self.verb not in self.commands[name].verbs:
             raise _ParseError(self.prog, self._lacking(name))
         return name
 
@@ -1716,7 +1789,8 @@ def build_parser() -> argparse.ArgumentParser:
         own = [verb for verb in VERBS if verb in game.verbs]
         group = sub.add_parser(
             name,
-            help=f"{game.entry.title}: genial {name} VERB is genial VERB --game {name}",
+            help=f"{game.entry.title.replace('%', '%%')}: genial {name} VERB is genial VERB "
+            f"--game {name}",
             formatter_class=_HelpFormatter,
         )
         group_sub = group.add_subparsers(

@@ -49,6 +49,7 @@ __all__ = [
     "load_json",
     "read_bounded",
     "read_json",
+    "temporary_prefix",
     "write_atomic",
 ]
 
@@ -83,6 +84,17 @@ def _file_mode(target: str) -> int:
         return 0o666 & ~umask
 
 
+def temporary_prefix(name: str) -> str:
+    """How the temporary file of a write to file ``name`` starts: a dot, at most 80 bytes of
+    the name (cut on a character boundary: a name of 255 bytes has room for the rest), a dot.
+
+    >>> temporary_prefix("table.parquet"), len(temporary_prefix("é" * 120).encode())
+    ('.table.parquet.', 82)
+    """
+    cut = name.encode("utf-8", "surrogateescape")[:80].decode("utf-8", "ignore")
+    return f".{cut}."
+
+
 @contextlib.contextmanager
 def atomic_path(path: str | os.PathLike[str], suffix: str = "") -> Iterator[str]:
     """A unique temporary path in ``path``'s directory to write; when the block ends without an
@@ -98,8 +110,9 @@ def atomic_path(path: str | os.PathLike[str], suffix: str = "") -> Iterator[str]
     """
     target = os.fspath(path)
     directory, name = os.path.split(target)
-    stem = name[:80]
-    fd, temporary = tempfile.mkstemp(dir=directory or None, prefix=f".{stem}.", suffix=suffix)
+    fd, temporary = tempfile.mkstemp(
+        dir=directory or None, prefix=temporary_prefix(name), suffix=suffix
+    )
     os.close(fd)
     try:
         yield temporary
