@@ -22,7 +22,8 @@ rounds, whatever the rule that decides when to stop; Even-Dar, Mannor, Mansour 2
 
 A :class:`Checkpoint` keeps the rounds on disk (one ``.npz`` file per step, listed with its
 SHA-256 in ``manifest.json``, written atomically), so that a long analysis resumes where it was
-stopped; whatever it reads back is checked like user input.
+stopped; whatever it reads back is checked like user input, and one race at a time writes to
+a directory (its lock, held from ``Checkpoint.open`` to ``Checkpoint.close``).
 """
 
 from __future__ import annotations
@@ -32,15 +33,18 @@ import io
 import json
 import math
 import os
+import threading
+import weakref
+import zipfile
 from collections.abc import Mapping, Sequence
 from pathlib import Path
-from typing import Any
+from typing import IO, Any
 
 import numpy as np
 import numpy.typing as npt
 
 from .errors import GenialError, excerpt
-from .files import write_atomic
+from .files import DirectoryLock, check_zip, load_json, read_bounded, write_atomic
 
 __all__ = ["FORMAT", "Checkpoint", "CheckpointError", "Race", "hoeffding_radius"]
 
@@ -126,24 +130,71 @@ class Race:
 
 
 class CheckpointError(GenialError):
-    """A race's checkpoint on disk is damaged, or belongs to another analysis."""
+    """A race's checkpoint on disk is damaged, belongs to another analysis, or is being written
+    by another race."""
 
 
 def _sha256(data: bytes) -> str:
     return hashlib.sha256(data).hexdigest()
 
 
+_LOCKS: dict[str, tuple[DirectoryLock, object]] = {}
+"""This process's checkpoint directories: each one's lock and the token of the ``Checkpoint``
+writing to it (a later ``Checkpoint.open`` of the directory in this process supersedes it)."""
+_LOCKS_GUARD = threading.Lock()
+
+
+def _release(key: str, token: object) -> None:
+    """Give back the lock of directory ``key`` if the checkpoint of ``token`` still holds it."""
+    with _LOCKS_GUARD:
+        held = _LOCKS.get(key)
+        if held is not None and held[1] is token:
+            del _LOCKS[key]
+            held[0].release()
+
+
 class Checkpoint:
     """The steps of a race on disk, in directory ``path``: each step a set of named integer
     arrays of one length (``.npz``, no pickles), listed in order with its SHA-256 and its
     ``info`` in ``manifest.json`` beside the analysis's ``params``. ``Checkpoint.open`` makes
-    the directory, or with ``resume`` reads the steps back (checked: the params must match, every
-    file its checksum, every array its dtype, shape and range)."""
+    the directory, or with ``resume`` reads the steps back (checked as untrusted input: the
+    params must match, every file its checksum and its size, every array its dtype, shape and
+    range; every failure a ``CheckpointError`` naming the file and the field).
+
+    One race writes to a directory at a time: ``open`` takes the directory's lock
+    (``genial.files.DirectoryLock``), held until ``close`` (or the end of a ``with`` block, or
+    the object's collection); another process, or a book written to the directory meanwhile,
+    is refused with a ``CheckpointError``. In one process a later ``open`` of the directory
+    takes the lock over from an earlier ``Checkpoint``, whose ``add`` is then refused."""
 
     def __init__(self, path: Path, params: Mapping[str, Any]) -> None:
         self.path = path
         self.params = dict(params)
         self.steps: list[dict[str, Any]] = []
+        self._key: str | None = None
+        self._token = object()
+
+    def __enter__(self) -> Checkpoint:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    def close(self) -> None:
+        """Give the directory's lock back (nothing more can be added); idempotent."""
+        if self._key is not None:
+            _release(self._key, self._token)
+            self._key = None
+
+    @property
+    def closed(self) -> bool:
+        """Whether this checkpoint no longer holds its directory (closed or superseded)."""
+        with _LOCKS_GUARD:
+            return not self._holds()
+
+    def _holds(self) -> bool:
+        held = None if self._key is None else _LOCKS.get(self._key)
+        return held is not None and held[1] is self._token
 
     @classmethod
     def open(
@@ -153,100 +204,210 @@ class Checkpoint:
         *,
         resume: bool,
         arrays: Mapping[str, tuple[str, int]],
+        rows: int = _MAX_STEP,
     ) -> tuple[Checkpoint, list[tuple[dict[str, Any], dict[str, npt.NDArray[Any]]]]]:
         """The checkpoint at ``path`` and the steps already on it (``(info, arrays)`` each;
-        none unless ``resume``). ``arrays``: each array's name -> (dtype, its largest value)."""
+        none unless ``resume``). ``arrays``: each array's name -> (dtype, its largest value);
+        ``rows``: the most rows a step may hold (it bounds what a step file may weigh). The
+        checkpoint holds the directory's lock until ``close``."""
         where = Path(os.fspath(path))
-        manifest = where / "manifest.json"
-        if where.exists() and not where.is_dir():
-            raise CheckpointError(f"{where} is not a directory")
-        where.mkdir(parents=True, exist_ok=True)
+        shown = excerpt(str(where), 200)
+        if isinstance(rows, bool) or not isinstance(rows, int) or not 1 <= rows <= _MAX_STEP:
+            raise CheckpointError(f"rows must be an int in 1..{_MAX_STEP}, got {excerpt(rows)}")
+        try:
+            if where.exists() and not where.is_dir():
+                raise CheckpointError(f"{shown} is not a directory")
+            where.mkdir(parents=True, exist_ok=True)
+            key = os.path.realpath(where)
+        except OSError as err:
+            raise CheckpointError(f"{shown}: cannot be made ({err.strerror or err})") from None
+        params = dict(params)
         check = cls(where, json.loads(json.dumps(params)))
-        if not manifest.exists():
-            check._write_manifest()
-            return check, []
+        with _LOCKS_GUARD:
+            held = _LOCKS.get(key)
+            lock = held[0] if held is not None else None
+            if lock is None:
+                lock = DirectoryLock(where, error=CheckpointError, what="race checkpoint: ")
+                lock.acquire()
+            try:
+                loaded = check._load(resume, arrays, rows)
+            except BaseException:
+                if held is None:
+                    lock.release()
+                raise
+            _LOCKS[key] = (lock, check._token)  # (an earlier Checkpoint of it is superseded)
+            check._key = key
+        weakref.finalize(check, _release, key, check._token)
+        return check, loaded
+
+    def _load(
+        self, resume: bool, arrays: Mapping[str, tuple[str, int]], rows: int
+    ) -> list[tuple[dict[str, Any], dict[str, npt.NDArray[Any]]]]:
+        """Under the lock: make the manifest, or read the steps back (``open``)."""
+        where = self.path
+        manifest = where / "manifest.json"
+        shown = excerpt(str(manifest), 200)
+        if not os.path.lexists(manifest):
+            self._write_manifest()
+            return []
         if not resume:
             raise CheckpointError(
-                f"{where} already holds an analysis: resume=True continues it, or choose "
-                "another directory"
+                f"{excerpt(str(where), 200)} already holds an analysis: resume=True continues "
+                "it, or choose another directory"
             )
-        data = manifest.read_bytes()
-        if len(data) > _MAX_MANIFEST:
-            raise CheckpointError(f"{manifest}: larger than {_MAX_MANIFEST} bytes")
+        raw = read_bounded(manifest, _MAX_MANIFEST, shown, CheckpointError)
         try:
-            meta = json.loads(data)
-        except (ValueError, UnicodeError):
-            raise CheckpointError(f"{manifest}: not JSON") from None
+            meta = load_json(raw, "manifest.json", CheckpointError)
+        except CheckpointError as err:
+            why = str(err).removeprefix("manifest.json: ")
+            raise CheckpointError(f"{shown}: not JSON: {why}") from None
         if not isinstance(meta, dict) or meta.get("format") != FORMAT:
-            raise CheckpointError(f"{manifest}: not a {FORMAT} manifest")
-        if meta.get("params") != check.params:
-            theirs = meta.get("params")
+            raise CheckpointError(f"{shown}: format: not a {FORMAT} manifest")
+        unknown = sorted(set(meta) - {"format", "params", "steps"})
+        if unknown:
+            raise CheckpointError(f"{shown}: unknown field {excerpt(unknown[0])}")
+        theirs = meta.get("params")
+        if theirs != self.params:
             diff = sorted(
-                k
-                for k in set(check.params) | set(theirs if isinstance(theirs, dict) else {})
-                if not isinstance(theirs, dict) or theirs.get(k) != check.params.get(k)
+                k if len(k) <= 40 else excerpt(k)
+                for k in set(self.params) | set(theirs if isinstance(theirs, dict) else {})
+                if not isinstance(theirs, dict) or theirs.get(k) != self.params.get(k)
             )
             raise CheckpointError(
-                f"{where} holds another analysis (it differs in {', '.join(diff[:6]) or 'form'})"
+                f"{excerpt(str(where), 200)} holds another analysis (it differs in "
+                f"{', '.join(diff[:6]) or 'form'})"
             )
         steps = meta.get("steps")
         if not isinstance(steps, list):
-            raise CheckpointError(f"{manifest}: steps must be a list")
+            raise CheckpointError(f"{shown}: steps must be a list")
         loaded = []
         for k, step in enumerate(steps):
-            if not isinstance(step, dict) or not isinstance(step.get("info"), dict):
-                raise CheckpointError(f"{manifest}: step {k} is not a step")
             name = f"step-{k:06d}.npz"
-            if step.get("file") != name or not isinstance(step.get("sha256"), str):
-                raise CheckpointError(f"{manifest}: step {k} must be {name} with its sha256")
+            if not isinstance(step, dict) or sorted(step) != ["file", "info", "sha256"]:
+                raise CheckpointError(
+                    f"{shown}: steps[{k}]: must hold file, sha256 and info, got {excerpt(step)}"
+                )
+            if not isinstance(step["info"], dict):
+                raise CheckpointError(f"{shown}: steps[{k}].info must be an object")
+            if step["file"] != name:
+                raise CheckpointError(
+                    f"{shown}: steps[{k}].file must be {name}, got {excerpt(step['file'])}"
+                )
+            digest = step["sha256"]
+            if not isinstance(digest, str) or not _is_sha256(digest):
+                raise CheckpointError(
+                    f"{shown}: steps[{k}].sha256 must be 64 hex digits, got {excerpt(digest)}"
+                )
             file = where / name
-            try:
-                raw = file.read_bytes()
-            except OSError as err:
-                raise CheckpointError(f"{file}: cannot be read ({err.strerror})") from None
-            if _sha256(raw) != step["sha256"]:
-                raise CheckpointError(f"{file}: its checksum does not match the manifest")
-            loaded.append((step["info"], _read_arrays(raw, file, arrays)))
-            check.steps.append(step)
-        return check, loaded
+            where_file = excerpt(str(file), 200)
+            raw = read_bounded(file, _step_bytes(arrays, rows), where_file, CheckpointError)
+            if _sha256(raw) != digest:
+                raise CheckpointError(f"{where_file}: its checksum does not match the manifest")
+            loaded.append((step["info"], _read_arrays(raw, where_file, arrays, rows)))
+            self.steps.append(step)
+        return loaded
 
     def add(self, info: Mapping[str, Any], arrays: Mapping[str, npt.NDArray[Any]]) -> None:
-        """Write one step (its file first, then the manifest that lists it)."""
-        name = f"step-{len(self.steps):06d}.npz"
-        buffer = io.BytesIO()
-        contents: dict[str, Any] = {k: np.ascontiguousarray(v) for k, v in arrays.items()}
-        np.savez(buffer, **contents)
-        raw = buffer.getvalue()
-        write_atomic(self.path / name, raw)
-        self.steps.append({"file": name, "sha256": _sha256(raw), "info": dict(info)})
-        self._write_manifest()
+        """Write one step (its file first, then the manifest that lists it). Refused once the
+        checkpoint is closed or superseded."""
+        with _LOCKS_GUARD:
+            if not self._holds():
+                raise CheckpointError(
+                    f"{excerpt(str(self.path), 200)}: this checkpoint is closed (or another "
+                    "Checkpoint.open of the directory took it over): it can no longer be written"
+                )
+            name = f"step-{len(self.steps):06d}.npz"
+            buffer = io.BytesIO()
+            contents: dict[str, Any] = {k: np.ascontiguousarray(v) for k, v in arrays.items()}
+            np.savez(buffer, **contents)
+            raw = buffer.getvalue()
+            write_atomic(self.path / name, raw)
+            self.steps.append({"file": name, "sha256": _sha256(raw), "info": dict(info)})
+            self._write_manifest()
 
     def _write_manifest(self) -> None:
         meta = {"format": FORMAT, "params": self.params, "steps": self.steps}
         write_atomic(self.path / "manifest.json", (json.dumps(meta, indent=1) + "\n").encode())
 
 
+def _is_sha256(text: str) -> bool:
+    return len(text) == 64 and all(c in "0123456789abcdef" for c in text)
+
+
+_NPY_HEADER = 4096  # bytes: the most an array's .npy header may take (numpy writes 128)
+
+
+def _step_bytes(arrays: Mapping[str, tuple[str, int]], rows: int) -> int:
+    """The most a step of ``rows`` rows of ``arrays`` may inflate to (data and headers)."""
+    width = sum(np.dtype(dtype).itemsize for dtype, _ in arrays.values())
+    return rows * width + (_NPY_HEADER + 256) * max(1, len(arrays)) + 1024
+
+
 def _read_arrays(
-    raw: bytes, file: Path, arrays: Mapping[str, tuple[str, int]]
+    raw: bytes, file: str, arrays: Mapping[str, tuple[str, int]], rows: int = _MAX_STEP
 ) -> dict[str, npt.NDArray[Any]]:
+    """A step's arrays from its ``.npz`` bytes, read as untrusted input: the archive's stated
+    sizes bounded before anything is inflated (``check_zip``), each member's ``.npy`` header
+    checked (dtype, one dimension, at most ``rows`` rows) before its data is read, and every
+    value in range. ``file`` names the step in messages."""
+    check_zip(raw, file, CheckpointError, limit=_step_bytes(arrays, rows))
+    got: dict[str, npt.NDArray[Any]] = {}
     try:
-        with np.load(io.BytesIO(raw), allow_pickle=False) as npz:
-            got = {k: npz[k] for k in npz.files}
-    except Exception:  # a damaged archive raises many kinds of error
+        with zipfile.ZipFile(io.BytesIO(raw)) as archive:
+            members = archive.infolist()
+            names = [m.filename for m in members]
+            expected = sorted(f"{key}.npy" for key in arrays)
+            if sorted(names) != expected:
+                raise CheckpointError(
+                    f"{file}: arrays {excerpt(sorted(n.removesuffix('.npy') for n in names))}, "
+                    f"expected {sorted(arrays)}"
+                )
+            for key, (dtype, _) in arrays.items():
+                with archive.open(f"{key}.npy") as member:
+                    got[key] = _read_npy(member, file, key, np.dtype(dtype), rows)
+    except CheckpointError:
+        raise
+    except (zipfile.BadZipFile, zipfile.LargeZipFile, ValueError, OSError, EOFError,
+            NotImplementedError, RuntimeError):  # fmt: skip
         raise CheckpointError(f"{file}: not a readable .npz archive") from None
-    if sorted(got) != sorted(arrays):
-        raise CheckpointError(f"{file}: arrays {sorted(got)}, expected {sorted(arrays)}")
     length = None
-    for key, (dtype, top) in arrays.items():
+    for key, (_, top) in arrays.items():
         a = got[key]
-        if a.dtype != np.dtype(dtype) or a.ndim != 1 or len(a) > _MAX_STEP:
-            raise CheckpointError(f"{file}: {key} must be one row of {dtype}")
         if length is not None and len(a) != length:
-            raise CheckpointError(f"{file}: its arrays differ in length")
+            raise CheckpointError(f"{file}: its arrays differ in length ({key})")
         length = len(a)
         if len(a) and (int(a.min()) < 0 or int(a.max()) > top):
             raise CheckpointError(f"{file}: {key} holds values outside 0..{top}")
     return got
+
+
+def _read_npy(
+    member: IO[bytes], file: str, key: str, dtype: np.dtype[Any], rows: int
+) -> npt.NDArray[Any]:
+    """One ``.npy`` member: its header checked (``dtype``, one row of at most ``rows``), then
+    exactly its data."""
+    fmt = np.lib.format
+    try:
+        version = fmt.read_magic(member)
+        if version == (1, 0):
+            shape, _, got = fmt.read_array_header_1_0(member, max_header_size=_NPY_HEADER)
+        elif version == (2, 0):
+            shape, _, got = fmt.read_array_header_2_0(member, max_header_size=_NPY_HEADER)
+        else:
+            raise ValueError(f"version {version}")
+    except (ValueError, SyntaxError, TypeError, KeyError, EOFError, RecursionError):
+        raise CheckpointError(f"{file}: {key}: not a readable .npy array") from None
+    if got != dtype or not isinstance(shape, tuple) or len(shape) != 1:
+        raise CheckpointError(f"{file}: {key} must be one row of {dtype}")
+    (length,) = shape
+    if isinstance(length, bool) or not isinstance(length, int) or not 0 <= length <= rows:
+        raise CheckpointError(f"{file}: {key}: {excerpt(length)} rows, at most {rows:,} allowed")
+    size = length * dtype.itemsize
+    data = member.read(size + 1)
+    if len(data) != size:
+        raise CheckpointError(f"{file}: {key}: its data does not match its header")
+    values: npt.NDArray[Any] = np.frombuffer(data, dtype=dtype).copy()
+    return values
 
 
 def split(values: Sequence[int], size: int) -> list[list[int]]:

@@ -20,8 +20,11 @@ symbol-colour half further along the ring; scores 1
 
 from __future__ import annotations
 
+import csv
+import io
 import math
 import os
+import re
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -34,7 +37,7 @@ from ..batch import Playouts, prepare, run_many, simulate
 from ..batch.backends import checked_backend
 from ..batch.chunks import check_memory
 from ..errors import GenialError, excerpt
-from ..files import write_atomic
+from ..files import DirectoryLock, load_json, read_bounded, write_atomic
 from ..policies import canonical, parse_policies
 from ..racing import Checkpoint, CheckpointError, Race, split
 from ..registry import entry
@@ -50,6 +53,7 @@ if TYPE_CHECKING:  # pragma: no cover
     import pandas as pd
 
 __all__ = [
+    "BookError",
     "OpeningAnalysis",
     "OpeningClass",
     "analyse",
@@ -395,18 +399,25 @@ class OpeningAnalysis:
         self.table.to_csv(path, index=False)
 
     def to_book(self, directory: str | os.PathLike[str], *, command: str | None = None) -> None:
-        """Write this analysis as an opening book, the form ``book`` reads: ``table.csv`` and
-        ``book.json`` (its provenance: rules, policies, games, seed, the race's parameters,
-        ``command``, the date, genial's version, and the table's SHA-256) in ``directory``."""
+        """Write this analysis as an opening book, the form ``read_book`` and ``book`` read:
+        ``table.csv`` and ``book.json`` (its provenance: rules, policies, games, seed, the
+        race's parameters, ``command``, the date, genial's version, and the table's SHA-256) in
+        ``directory``. The two files are written under the directory's lock
+        (``genial.files.DirectoryLock``): a second writer meanwhile (another thread or process,
+        or a race writing its steps there) is refused with a ``BookError``, and a book is never
+        a mixture of two writers' files. An analysis that could not be read back as a book is
+        refused before anything is written."""
         import datetime
         import hashlib
         import json
 
         from .._version import __version__
+        from ..seeds import seed_words
 
         where = Path(os.fspath(directory))
-        where.mkdir(parents=True, exist_ok=True)
+        named = _book_where(where)
         text = self.table.to_csv(index=False, lineterminator="\n")
+        words = None if self.seed is None else seed_words(self.seed.entropy)
         meta = {
             "format": BOOK_FORMAT,
             "rules": str(self.rules),
@@ -414,7 +425,7 @@ class OpeningAnalysis:
             "reply_to": self.reply_to,
             "policy": list(self.policy),
             "games_per_opening": self.games_per_opening,
-            "seed": None if self.seed is None else str(self.seed.entropy),
+            "seed": words if words is None or isinstance(words, list) else str(words),
             "race": self.race,
             "games": int(self.table["games"].sum()),
             "seconds": None if self.seconds is None else round(self.seconds, 1),
@@ -423,8 +434,19 @@ class OpeningAnalysis:
             "genial": __version__,
             "sha256": hashlib.sha256(text.encode()).hexdigest(),
         }
-        write_atomic(where / "table.csv", text)
-        write_atomic(where / "book.json", json.dumps(meta, indent=1) + "\n")
+        try:
+            if self.seed is not None and words is None:
+                raise BookError(f"seed: not a seed's entropy: {excerpt(self.seed.entropy)}")
+            _check_book_meta(meta, f"{named}: book.json")
+        except BookError as err:
+            raise BookError(f"this analysis cannot be written as a book: {err}") from None
+        try:
+            where.mkdir(parents=True, exist_ok=True)
+        except OSError as err:
+            raise BookError(f"{named}: cannot be made ({err.strerror or err})") from None
+        with DirectoryLock(where, error=BookError, what="opening book: "):
+            write_atomic(where / "table.csv", text)
+            write_atomic(where / "book.json", json.dumps(meta, indent=1) + "\n")
 
     def cell_win_rates(self) -> dict[Cell, float]:
         """Each cell's mean metric (win rate; the result in solo) over the openings (every
@@ -782,10 +804,38 @@ def _race(
     race = Race(k, cap=cap, batch=int(batch), confidence=float(confidence), span=span)
     arrays = {**_RACE_ARRAYS, "mine": ("uint8", rules.cap), "others": ("uint8", rules.cap)}
     params = {**params, "confidence": float(confidence), "batch": int(batch), "metric": metric}
+    per_step = max(1, 64 * size)
     check: Checkpoint | None = None
     pending: list[tuple[dict[str, Any], dict[str, np.ndarray]]] = []
     if out is not None:
-        check, pending = Checkpoint.open(out, params, resume=resume, arrays=arrays)
+        # a step brings a group of classes to the round's goal: at most per_step games, or
+        # one class's games of the round (at most cap)
+        check, pending = Checkpoint.open(
+            out, params, resume=resume, arrays=arrays, rows=max(per_step, cap)
+        )
+    try:
+        return _run_race(race, specs, seat, metric, cap, out, check, pending, per_step, run)
+    finally:
+        if check is not None:
+            check.close()  # the directory's lock: the race has ended, however it ended
+
+
+def _run_race(
+    race: Race,
+    specs: Sequence[Any],
+    seat: int,
+    metric: str,
+    cap: int,
+    out: str | os.PathLike[str] | None,
+    check: Checkpoint | None,
+    pending: list[tuple[dict[str, Any], dict[str, np.ndarray]]],
+    per_step: int,
+    run: Any,
+) -> tuple[list[dict[str, float]], dict[str, Any]]:
+    """The rounds of ``_race``: steps read back from ``pending`` (checked against the race:
+    each must be the step this analysis would play next), then played and added to
+    ``check``."""
+    k = len(specs)
     parts: list[list[dict[str, np.ndarray]]] = [[] for _ in range(k)]
 
     def take(cls: np.ndarray, games: dict[str, np.ndarray]) -> None:
@@ -796,7 +846,6 @@ def _race(
             value = part["win"] if metric == "win_rate" else part["mine"]
             race.record(int(i), count=int(rows.sum()), total=float(value.sum()))
 
-    per_step = max(1, 64 * size)
     played = 0
     while not race.done:
         goal = race.targets()
@@ -805,12 +854,20 @@ def _race(
                 info, games = pending.pop(0)
                 due = {i: goal[i] - race.count[i] for i in todo}
                 counts = dict(zip(*np.unique(games["cls"], return_counts=True), strict=True))
-                if info.get("round") != race.round or any(
-                    due.get(int(i)) != int(c) for i, c in counts.items()
+                step = len(check.steps) - len(pending) - 1 if check else 0
+                at = info.get("round")
+                if (
+                    isinstance(at, bool)
+                    or at != race.round
+                    or not counts
+                    or any(due.get(int(i)) != int(c) for i, c in counts.items())
                 ):
                     raise CheckpointError(
-                        f"{out}: step {len(check.steps) - len(pending) - 1 if check else 0} is "
-                        "not a step of this analysis"
+                        f"{excerpt(str(out), 200)}: step {step} is not a step of this analysis"
+                    )
+                if np.any(games["win"] & games["shared"]):
+                    raise CheckpointError(
+                        f"{excerpt(str(out), 200)}: step {step}: a game both won and shared"
                     )
                 take(games["cls"], games)
                 continue
@@ -830,7 +887,9 @@ def _race(
             take(cls, games)
         race.end_round()
     if pending:
-        raise CheckpointError(f"{out}: it holds more steps than this analysis makes")
+        raise CheckpointError(
+            f"{excerpt(str(out), 200)}: it holds more steps than this analysis makes"
+        )
     stats = []
     for i in range(k):
         games = {
@@ -842,8 +901,8 @@ def _race(
         row["race_lo"], row["race_hi"] = race.bounds[i]
         stats.append(row)
     info = {
-        "confidence": float(confidence),
-        "batch": int(batch),
+        "confidence": race.confidence,
+        "batch": race.batch,
         "rounds": race.round,
         "games": sum(race.count),
         "uniform_games": k * cap,
@@ -857,74 +916,339 @@ BOOK_FORMAT = "genial-book-1"
 _BOOK_COLUMNS = {
     "class": int, "games": int, "wins": int, "shared": int, "lowest": float, "lowest_lo": float,
     "lowest_hi": float, "lowest_sd": float, "margin": float, "margin_lo": float,
-    "margin_hi": float, "stopped_after": int, "race_lo": float, "race_hi": float,
+    "margin_hi": float,
 }  # fmt: skip
+_RACE_COLUMNS = {"stopped_after": int, "race_lo": float, "race_hi": float}
+_MAYBE_NAN = {"lowest_lo", "lowest_hi", "lowest_sd", "margin_lo", "margin_hi"}  # one game
+_BOOK_FIELDS = (
+    "format", "rules", "seat", "reply_to", "policy", "games_per_opening", "seed", "race",
+    "games", "seconds", "command", "date", "genial", "sha256",
+)  # fmt: skip
+_RACE_FIELDS = ("confidence", "batch", "rounds", "games", "uniform_games", "in_race")
+_MAX_BOOK_JSON = 1 << 20  # bytes
+_MAX_BOOK_TABLE = 16 << 20  # bytes (a 436-class book takes about 200 KB)
+_MAX_GAMES = 10**15  # games of a class, or of a book
+_MAX_TEXT = 10_000  # characters of the command; the other strings are shorter still
+_INT_TEXT = re.compile(r"-?[0-9]{1,18}")
+_FLOAT_TEXT = re.compile(r"-?(?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:[eE][-+]?[0-9]{1,4})?")
+
+
+class BookError(GenialError):
+    """An opening book that cannot be read (a file missing, not a book's, damaged or out of
+    range: the message names the file and the field), or a book directory another writer is
+    writing to."""
+
+
+def _book_where(directory: Any) -> str:
+    return f"opening book {excerpt(str(directory), 200)}"
+
+
+def _read_book_file(where: Any, name: str, limit: int) -> bytes:
+    """File ``name`` of the book directory ``where`` (a path, or a resource of a package that
+    is not on a file system), at most ``limit`` bytes, as untrusted input."""
+    shown = f"{_book_where(where)}: {name}"
+    if isinstance(where, Path):
+        return read_bounded(where / name, limit, shown, BookError)
+    try:  # (a Traversable: a package's resource in a zip archive)
+        entry = where.joinpath(name)
+        if not entry.is_file():
+            raise BookError(f"{shown}: not a regular file")
+        with entry.open("rb") as file:
+            data = bytes(file.read(limit + 1))
+    except OSError as err:
+        raise BookError(f"{shown}: cannot be read ({err.strerror or type(err).__name__})") from None
+    if len(data) > limit:
+        raise BookError(f"{shown}: more than the {limit:,} bytes it may hold")
+    return data
+
+
+def _is_int(value: Any) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+@dataclass(frozen=True)
+class _BookMeta:
+    """``book.json``, checked: what ``read_book`` builds the analysis from."""
+
+    rules: Rules
+    first: Move | None
+    classes: list[OpeningClass]
+    seat: int
+    policy: tuple[str, ...]
+    games_per_opening: int | None
+    seed: np.random.SeedSequence | None
+    race: dict[str, Any] | None
+    games: int
+    seconds: float | None
+
+
+def _check_book_meta(meta: Any, shown: str) -> _BookMeta:
+    """Every field of a book's ``book.json`` checked for its type and range (``shown`` names
+    the file in messages): a ``BookError`` naming the field otherwise."""
+
+    def bad(key: str, what: str, value: Any) -> BookError:
+        return BookError(f"{shown}: {key} must be {what}, got {excerpt(value)}")
+
+    if not isinstance(meta, dict) or meta.get("format") != BOOK_FORMAT:
+        raise BookError(f"{shown}: format: not a {BOOK_FORMAT} book")
+    unknown = sorted(set(meta) - set(_BOOK_FIELDS), key=str)
+    if unknown:
+        raise BookError(f"{shown}: unknown field {excerpt(unknown[0])}")
+    missing = [k for k in _BOOK_FIELDS if k not in meta]
+    if missing:
+        raise BookError(f"{shown}: {missing[0]}: missing")
+
+    def text(key: str, limit: int, *, none: bool = False) -> str | None:
+        value = meta[key]
+        if value is None and none:
+            return None
+        if not isinstance(value, str) or len(value) > limit:
+            raise bad(key, f"a string of at most {limit:,} characters", value)
+        return value
+
+    def count(key: str, value: Any, low: int, high: int) -> int:
+        if not _is_int(value) or not low <= value <= high:
+            raise bad(key, f"an int in {low:,}..{high:,}", value)
+        return int(value)
+
+    rules_text = text("rules", 100)
+    try:
+        rules = Rules.parse(str(rules_text))
+    except GenialError as err:
+        raise BookError(f"{shown}: rules: {err}") from None
+    reply = text("reply_to", 100, none=True)
+    try:
+        first = None if reply is None else Move.parse(reply)
+        classes = opening_classes(rules, first)
+    except GenialError as err:
+        raise BookError(f"{shown}: reply_to: {err}") from None
+    seat = count("seat", meta["seat"], 0, 1)
+    if seat != (0 if first is None else 1):
+        raise bad("seat", f"{0 if first is None else 1} (the opener's seat)", seat)
+    policy = meta["policy"]
+    if (
+        not isinstance(policy, list)
+        or not 1 <= len(policy) <= 16
+        or not all(isinstance(p, str) and 0 < len(p) <= 200 for p in policy)
+    ):
+        raise bad("policy", "a list of 1 to 16 policy names", policy)
+    per = meta["games_per_opening"]
+    per = None if per is None else count("games_per_opening", per, 1, _MAX_GAMES)
+    seed_value = meta["seed"]
+    seed: np.random.SeedSequence | None = None
+    if seed_value is not None:
+        words: Any = seed_value
+        if isinstance(seed_value, str):
+            if not 0 < len(seed_value) <= 2500 or not seed_value.isascii():
+                raise bad("seed", "a seed's entropy (an int >= 0, or ints)", seed_value)
+            if not seed_value.isdigit():
+                raise bad("seed", "a seed's entropy (an int >= 0, or ints)", seed_value)
+            words = int(seed_value)
+        elif not isinstance(seed_value, list):
+            raise bad("seed", "a seed's entropy (an int >= 0, or ints)", seed_value)
+        try:
+            seed = as_seed_sequence(words)
+        except GenialError as err:
+            raise BookError(f"{shown}: seed: {err}") from None
+    games = count("games", meta["games"], 1, _MAX_GAMES)
+    seconds = meta["seconds"]
+    if seconds is not None and (
+        isinstance(seconds, bool)
+        or not isinstance(seconds, (int, float))
+        or not 0 <= seconds <= 1e12  # (NaN fails this too)
+    ):
+        raise bad("seconds", "a number of seconds >= 0 or null", seconds)
+    text("command", _MAX_TEXT, none=True)
+    text("date", 40)
+    text("genial", 100)
+    digest = meta["sha256"]
+    if not isinstance(digest, str) or re.fullmatch(r"[0-9a-f]{64}", digest) is None:
+        raise bad("sha256", "64 hex digits", digest)
+    race = meta["race"]
+    if race is not None:
+        if not isinstance(race, dict):
+            raise bad("race", "an object (the race's summary) or null", race)
+        extra = sorted(set(race) - {*_RACE_FIELDS, "played"}, key=str)
+        if extra:
+            raise BookError(f"{shown}: race: unknown field {excerpt(extra[0])}")
+        absent = [k for k in _RACE_FIELDS if k not in race]
+        if absent:
+            raise BookError(f"{shown}: race.{absent[0]}: missing")
+        confidence = race["confidence"]
+        if (
+            isinstance(confidence, bool)
+            or not isinstance(confidence, (int, float))
+            or not 0.0 < confidence < 1.0
+        ):
+            raise bad("race.confidence", "a number in (0, 1)", confidence)
+        if per is None:
+            raise bad("games_per_opening", "an int (the race's cap)", per)
+        count("race.batch", race["batch"], 1, _MAX_GAMES)
+        count("race.rounds", race["rounds"], 1, 64)
+        count("race.games", race["games"], games, games)
+        count("race.uniform_games", race["uniform_games"], len(classes) * per, len(classes) * per)
+        count("race.in_race", race["in_race"], 1, len(classes))
+        if "played" in race:
+            count("race.played", race["played"], 0, games)
+        race = dict(race)
+    return _BookMeta(
+        rules=rules,
+        first=first,
+        classes=classes,
+        seat=seat,
+        policy=tuple(policy),
+        games_per_opening=per,
+        seed=seed,
+        race=race,
+        games=games,
+        seconds=None if seconds is None else float(seconds),
+    )
+
+
+def _book_rows(raw: bytes, shown: str, info: _BookMeta) -> dict[int, dict[str, int | float]]:
+    """The rows of a book's ``table.csv`` by class, each column of ``_BOOK_COLUMNS`` (and of
+    ``_RACE_COLUMNS`` for a raced book) parsed strictly and checked for its range."""
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError:
+        raise BookError(f"{shown}: not UTF-8 text") from None
+    columns = {**_BOOK_COLUMNS, **(_RACE_COLUMNS if info.race is not None else {})}
+    known = {c.index for c in info.classes}
+    top = float(info.rules.cap)
+    rows: dict[int, dict[str, int | float]] = {}
+    try:
+        reader = csv.reader(io.StringIO(text, newline=""))
+        header = next(reader, None)
+        if header is None:
+            raise BookError(f"{shown}: empty")
+        if len(set(header)) != len(header):
+            raise BookError(f"{shown}: a column is named twice")
+        missing = [c for c in columns if c not in header]
+        if missing:
+            raise BookError(f"{shown}: column {missing[0]}: missing")
+        place = {c: header.index(c) for c in columns}
+        for line, row in enumerate(reader, start=2):
+            if len(rows) >= len(known):
+                raise BookError(f"{shown}: more than the {len(known)} rows of its classes")
+            if len(row) != len(header):
+                raise BookError(f"{shown}: line {line}: {len(row)} fields, not {len(header)}")
+            values: dict[str, int | float] = {}
+            for column, kind in columns.items():
+                cell = row[place[column]]
+                where = f"{shown}: line {line}: {column}"
+                if kind is int:
+                    if _INT_TEXT.fullmatch(cell) is None:
+                        raise BookError(f"{where}: not an int: {excerpt(cell)}")
+                    values[column] = int(cell)
+                elif cell == "" and column in _MAYBE_NAN:
+                    values[column] = math.nan
+                else:
+                    number = float(cell) if _FLOAT_TEXT.fullmatch(cell) else math.nan
+                    if not math.isfinite(number) or abs(number) > 1e9:
+                        raise BookError(f"{where}: not a finite number: {excerpt(cell)}")
+                    values[column] = number
+            _check_book_row(values, f"{shown}: line {line}", info, known, top)
+            index = int(values.pop("class"))
+            if index in rows:
+                raise BookError(f"{shown}: line {line}: class {index} is listed twice")
+            rows[index] = values
+    except csv.Error as err:
+        raise BookError(f"{shown}: not readable CSV ({excerpt(str(err), 80)})") from None
+    return rows
+
+
+def _check_book_row(
+    row: dict[str, int | float], where: str, info: _BookMeta, known: set[int], top: float
+) -> None:
+    """One row's values in range: its class, counts that add up, means within the counters."""
+    index, n, wins, shared = (int(row[k]) for k in ("class", "games", "wins", "shared"))
+    if index not in known:
+        raise BookError(f"{where}: class {index} is not a class of rules {info.rules}")
+    cap = info.games_per_opening if info.games_per_opening is not None else _MAX_GAMES
+    if not 1 <= n <= cap:
+        raise BookError(f"{where}: games: {n} is not in 1..{cap:,}")
+    if info.race is None and info.games_per_opening is not None and n != cap:
+        raise BookError(f"{where}: games: {n}, not the book's {cap:,} games per opening")
+    if not (0 <= wins <= n and 0 <= shared <= n - wins):
+        raise BookError(f"{where}: class {index}: bad counts (wins, shared)")
+    if not 0.0 <= row["lowest"] <= top or not -top <= row["margin"] <= top:
+        raise BookError(f"{where}: lowest or margin outside the counters' 0..{top:g}")
+    if row["lowest_sd"] < 0:  # (NaN passes: a single game)
+        raise BookError(f"{where}: lowest_sd: negative")
+    if info.race is not None:
+        after = int(row["stopped_after"])
+        if not -1 <= after < info.race["rounds"]:
+            raise BookError(f"{where}: stopped_after: {after} is not a round of the race")
+        if not row["race_lo"] <= row["race_hi"]:
+            raise BookError(f"{where}: race_lo is above race_hi")
 
 
 def read_book(directory: str | os.PathLike[str] | Any) -> OpeningAnalysis:
-    """The opening book in ``directory`` (``OpeningAnalysis.to_book``), checked like user
-    input: its format, the table's SHA-256, every class of its rules exactly once, counts that
-    add up; the table is rebuilt from the games' counts (intervals and tests recomputed), and
-    ``provenance`` holds ``book.json``. ``GenialError`` says what is wrong."""
+    """The opening book in ``directory`` (``OpeningAnalysis.to_book``), read as untrusted
+    input: each file read within a size limit (a FIFO or device refused without blocking), its
+    format, every field of ``book.json`` checked for type and range (the race's summary too),
+    the table's SHA-256, every class of its rules exactly once (an observational book,
+    ``observe``, holds the classes it saw), counts that add up; the table is rebuilt from the
+    games' counts (intervals and tests recomputed), and ``provenance`` holds ``book.json``.
+    ``BookError`` (a ``GenialError``) names the file and the field that is wrong."""
     import hashlib
-    import io
-    import json
 
-    import pandas as pd
-
-    where = directory if hasattr(directory, "joinpath") else Path(os.fspath(directory))
-    try:
-        meta = json.loads(where.joinpath("book.json").read_text("utf-8"))
-        text = where.joinpath("table.csv").read_text("utf-8")
-    except (OSError, UnicodeError, ValueError) as err:
-        raise GenialError(f"opening book {excerpt(str(where))}: cannot be read ({err})") from None
-    if not isinstance(meta, dict) or meta.get("format") != BOOK_FORMAT:
-        raise GenialError(f"opening book {excerpt(str(where))}: not a {BOOK_FORMAT} book")
-    if hashlib.sha256(text.encode()).hexdigest() != meta.get("sha256"):
-        raise GenialError(
-            f"opening book {excerpt(str(where))}: its table does not match its sha256"
+    where = directory if not isinstance(directory, (str, os.PathLike)) else None
+    if where is None:
+        try:
+            where = Path(os.fspath(directory))
+        except (TypeError, ValueError) as err:
+            raise BookError(f"{_book_where(directory)}: not a directory name ({err})") from None
+    elif not hasattr(where, "joinpath"):
+        raise BookError(f"read_book needs a directory, got {excerpt(directory)}")
+    named = _book_where(where)
+    meta = load_json(
+        _read_book_file(where, "book.json", _MAX_BOOK_JSON), f"{named}: book.json", BookError
+    )
+    info = _check_book_meta(meta, f"{named}: book.json")
+    raw = _read_book_file(where, "table.csv", _MAX_BOOK_TABLE)
+    if hashlib.sha256(raw).hexdigest() != meta["sha256"]:
+        raise BookError(f"{named}: table.csv: its contents do not match book.json's sha256")
+    rows = _book_rows(raw, f"{named}: table.csv", info)
+    classes = info.classes
+    if info.games_per_opening is None and info.race is None:  # observed: the classes seen
+        classes = [c for c in classes if c.index in rows]
+    elif len(rows) != len(classes):
+        raise BookError(
+            f"{named}: table.csv: it must hold every one of the {len(classes)} classes once"
         )
-    try:
-        rules = Rules.parse(str(meta.get("rules")))
-        raw = pd.read_csv(io.StringIO(text))
-        rows = {
-            int(r["class"]): {k: kind(r[k]) for k, kind in _BOOK_COLUMNS.items() if k != "class"}
-            for r in raw.to_dict("records")
-        }
-    except (ValueError, KeyError, TypeError) as err:
-        raise GenialError(f"opening book {excerpt(str(where))}: a bad table ({err})") from None
-    first = None if meta.get("reply_to") is None else Move.parse(str(meta["reply_to"]))
-    classes = opening_classes(rules, first)
-    if sorted(rows) != [c.index for c in classes] or len(raw) != len(classes):
-        raise GenialError(
-            f"opening book {excerpt(str(where))}: it must hold every one of the "
-            f"{len(classes)} classes once"
-        )
+    if not rows:
+        raise BookError(f"{named}: table.csv: no class")
+    total = sum(int(r["games"]) for r in rows.values())
+    if total != info.games:
+        raise BookError(f"{named}: book.json: games: {info.games:,}, the table's {total:,}")
+    if info.race is not None:
+        alive = sum(1 for r in rows.values() if r["stopped_after"] == -1)
+        if alive != info.race["in_race"]:
+            raise BookError(
+                f"{named}: book.json: race.in_race: {info.race['in_race']}, the table's {alive}"
+            )
     stats = []
     for cls in classes:
         row = rows[cls.index]
-        n, wins, shared = row["games"], row["wins"], row["shared"]
-        if not (n >= 1 and 0 <= wins <= n and 0 <= shared <= n - wins):
-            raise GenialError(f"opening book {excerpt(str(where))}: class {cls.index}: bad counts")
+        n, wins, shared = int(row["games"]), int(row["wins"]), int(row["shared"])
         w_lo, w_hi = wilson_interval(wins, n)
         stats.append(
             {"games": n, "wins": wins, "shared": shared, "win_rate": wins / n,
              "win_rate_lo": float(w_lo), "win_rate_hi": float(w_hi),
-             **{k: row[k] for k in _BOOK_COLUMNS if k not in ("class", "games", "wins", "shared")}}
+             **{k: v for k, v in row.items() if k not in ("games", "wins", "shared")}}
         )  # fmt: skip
-    policy = meta.get("policy")
-    seed = meta.get("seed")
     return _result(
         classes,
         stats,
-        rules,
-        seat=int(meta.get("seat", 0)),
-        policy=tuple(str(p) for p in policy) if isinstance(policy, list) else (),
-        games_per_opening=meta.get("games_per_opening"),
-        seed=None if seed is None else np.random.SeedSequence(int(seed)),
-        reply_to=None if first is None else str(first),
-        seconds=meta.get("seconds"),
-        race=meta.get("race"),
+        info.rules,
+        seat=info.seat,
+        policy=info.policy,
+        games_per_opening=info.games_per_opening,
+        seed=info.seed,
+        reply_to=None if info.first is None else str(info.first),
+        seconds=info.seconds,
+        race=info.race,
         provenance=meta,
     )
 
@@ -941,9 +1265,11 @@ def book(players: int = 2) -> OpeningAnalysis:
     """
     from importlib import resources
 
-    if isinstance(players, bool) or players not in (2, 3, 4):
-        raise GenialError(f"books are for 2, 3 or 4 players, got {excerpt(players)}")
-    return read_book(resources.files("genial").joinpath("books").joinpath(f"{players}p"))
+    if not _is_int(players) and not isinstance(players, np.integer):
+        raise GenialError(f"books are for 2, 3 or 4 players (an int), got {excerpt(players)}")
+    if int(players) not in (2, 3, 4):
+        raise GenialError(f"books are for 2, 3 or 4 players, got {excerpt(int(players))}")
+    return read_book(resources.files("genial").joinpath("books").joinpath(f"{int(players)}p"))
 
 
 def observe(runs: Playouts, seat: int = 0) -> OpeningAnalysis:
