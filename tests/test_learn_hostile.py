@@ -38,7 +38,7 @@ from genial.learn import Model, WeightsError, read_weights, write_weights
 from .depth import sized
 
 QUICK = 40
-LONG = sized("GENIAL_LEARN_EXAMPLES", full=5000, quick=5000)
+LONG = sized("GENIAL_LEARN_EXAMPLES", full=1000, quick=1000)
 NF = _core.N_FEATURES
 
 

@@ -22,6 +22,8 @@ MAX_ROLLOUT_DEPTH: int
 MAX_TOP_K: int
 N_FEATURES: int
 value_error: str | None
+
+def value_weights_error() -> str | None: ...
 ILLEGAL: dict[int, str]
 SYMBOLS: tuple[tuple[int, int], ...]
 COLOURS: str

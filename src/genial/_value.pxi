@@ -322,6 +322,14 @@ def _load_value_weights():
     value_error = None
 
 
+def value_weights_error():
+    """Why the value policies cannot run (the weights file read first if it has not been), or
+    None when they can."""
+    if not VALUE_TRIED:
+        _load_value_weights()
+    return None if VALUE_READY else value_error
+
+
 cdef int check_value_ready() except -1:
     if not VALUE_TRIED:
         _load_value_weights()

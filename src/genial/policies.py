@@ -148,6 +148,7 @@ def _parse_value(name: str, options: list[str]) -> SearchSpec:
                 f"policy {excerpt(name)}: k must be from 1 to {_core.MAX_TOP_K}, got {k}"
             )
         top_k = k
+    _check_weights(name)
     return SearchSpec("value", 1, top_k=top_k)
 
 
@@ -208,7 +209,17 @@ def _parse_search(name: str) -> SearchSpec:
         raise GenialError(
             f"policy {excerpt(name)}: dD is the depth of value rollouts ('{kind}:{n}:value:d2')"
         )
+    if found.get("rollout") == "value":
+        _check_weights(name)
     return SearchSpec(kind, n, **found)  # type: ignore[arg-type]
+
+
+def _check_weights(name: str) -> None:
+    """Refuse a policy that needs the learned evaluation when its weights file is damaged
+    (the kernel reads it when first needed; the other policies never do)."""
+    error = _core.value_weights_error()
+    if error is not None:
+        raise GenialError(f"policy {excerpt(name)}: {error}")
 
 
 def _explore(text: str, name: str) -> float:
