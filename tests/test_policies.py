@@ -104,3 +104,30 @@ def test_a_callable_policy_points_to_the_vector_environment() -> None:
             genial.simulate(10, policy=policy)  # type: ignore[arg-type]
     with pytest.raises(genial.GenialError, match="are the board game's policies"):
         genial.simulate(10, game="cards", policy="mc:10")
+
+
+def test_the_unknown_policy_message_and_help_name_every_family() -> None:
+    """Issue 41: ``value``, ``value:kK`` and the value rollouts of ``mc``/``mcts`` are named
+    where a user who typed a wrong policy looks (the error, ``--help``); the card game's
+    message names only its own."""
+    import contextlib
+    import io
+
+    from genial.cli import main
+    from genial.errors import GenialError
+    from genial.policies import parse_policy
+
+    with pytest.raises(GenialError) as board:
+        parse_policy("clever")
+    for family in ("value:kK", "mc:N", "mcts:N", "mc:200:value", "epsilon-greedy:EPS"):
+        assert len(str(board.value)) < 300
+        assert family in str(board.value)
+    with pytest.raises(GenialError) as cards:
+        parse_policy("clever", search=False)
+    assert "value" not in str(cards.value) and "epsilon-greedy:EPS" in str(cards.value)
+    out = io.StringIO()
+    with contextlib.redirect_stdout(out):
+        assert main(["simulate", "--help"]) == 0
+    text = " ".join(out.getvalue().split())
+    for family in ("value:kK", "mc:N:value", "mcts:N:value"):
+        assert family in text

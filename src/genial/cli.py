@@ -1231,8 +1231,8 @@ def _add_seed(parser: argparse.ArgumentParser) -> None:
 
 
 POLICY_NAMES = (
-    "random, greedy, epsilon-greedy, epsilon-greedy:EPS, mc:N or mcts:N (board game; "
-    "docs/search.md)"
+    "random, greedy, epsilon-greedy, epsilon-greedy:EPS; the board game's also value, value:kK, "
+    "mc:N, mcts:N and their options (mc:N:value, mcts:N:value, kK, dD, cX: docs/search.md)"
 )
 
 

@@ -58,6 +58,7 @@ __all__ = [
     "kernel_policies",
     "parse_policies",
     "parse_policy",
+    "policy_families",
     "search_spec",
 ]
 
@@ -119,6 +120,22 @@ class SearchSpec:
         if self.depth is not None:
             parts.append(f"d{self.depth}")
         return ":".join(parts)
+
+
+def policy_families(search: bool = True) -> str:
+    """Every family of policy names, in words (the unknown-policy message and ``--help``);
+    ``search``: with the board game's own (``value``, ``mc``, ``mcts``).
+
+    >>> print(policy_families(search=False))
+    expected random, greedy, epsilon-greedy or epsilon-greedy:EPS (epsilon-greedy:0.2)
+    """
+    plain = "random, greedy, epsilon-greedy or epsilon-greedy:EPS (epsilon-greedy:0.2)"
+    if not search:
+        return f"expected {plain}"
+    return (
+        f"expected {plain}, or the board game's value, value:kK, mc:N, mcts:N and their "
+        "options (mc:200:value, mcts:500:k8; docs/search.md)"
+    )
 
 
 def _check_epsilon(epsilon: object, name: str) -> float:
@@ -262,12 +279,7 @@ def parse_policy(
             )
         return _parse_search(name).name, _check_epsilon(epsilon, name)
     if base not in POLICIES:
-        raise GenialError(
-            f"unknown policy {excerpt(name)}: expected one of "
-            f"{', '.join(POLICIES + (SEARCH_POLICIES if search else ()))} "
-            "(epsilon-greedy takes a parameter: 'epsilon-greedy:0.2'"
-            + ("; mc and mcts a number of playouts: 'mc:200')" if search else ")")
-        )
+        raise GenialError(f"unknown policy {excerpt(name)}: {policy_families(search)}")
     if not param:
         return base, _check_epsilon(epsilon, name)
     if base != "epsilon-greedy":
