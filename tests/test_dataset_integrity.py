@@ -806,7 +806,7 @@ class _BadPath:
     [
         pytest.param(lambda tmp: "x" * 5000, "too long", id="long"),
         pytest.param(lambda tmp: f"{tmp}/{'x' * 300}", "too long", id="long-name"),
-        pytest.param(lambda tmp: f"{tmp}/a\0b", "null byte", id="null"),
+        pytest.param(lambda tmp: f"{tmp}/a\0b", "NUL byte", id="null"),
         pytest.param(lambda tmp: f"{tmp}/\ud800", "cannot be encoded", id="surrogate"),
         pytest.param(lambda tmp: _BadPath(), "is not a path", id="fspath-int"),
         pytest.param(lambda tmp: b"runs", "a directory", id="bytes"),

@@ -49,7 +49,15 @@ from typing import Any, NoReturn
 from ._version import __version__
 from .batch.backends import CONNECT_TIMEOUT
 from .errors import GenialError, excerpt
-from .files import atomic_path, load_json, read_bounded, read_json, temporary_prefix
+from .files import (
+    MAX_NAME_BYTES,
+    atomic_path,
+    load_json,
+    path_problem,
+    read_bounded,
+    read_json,
+    temporary_prefix,
+)
 from .policies import POLICIES, SEARCH_POLICIES, parse_policy
 from .registry import GameEntry, distribution, entry, entry_of, games, make, own_games
 from .seeds import MAX_SEED_BITS
@@ -428,41 +436,11 @@ class _Output:
         return excerpt(self.path, PATH_LIMIT)
 
 
-MAX_NAME_BYTES = 255
-"""The most bytes of one name of a path (the file systems' usual limit; less where the
-directory's file system says so)."""
-MAX_PATH_BYTES = 4000
-"""The most bytes of a whole output path."""
-
-
 def _check_name(flag: str, path: str) -> None:
-    """Refuse (``CommandLineError``) a path no file system takes: a NUL byte, text that cannot
-    be encoded for the file system, a name over ``MAX_NAME_BYTES`` bytes, a path over
-    ``MAX_PATH_BYTES``."""
-    shown = excerpt(path, PATH_LIMIT)
-    if "\0" in path:
-        raise CommandLineError(f"{flag} {shown}: the path holds a NUL byte")
-    try:
-        raw = os.fsencode(path)
-    except UnicodeError:
-        raise CommandLineError(
-            f"{flag} {shown}: the path cannot be encoded for the file system"
-        ) from None
-    if len(raw) > MAX_PATH_BYTES:
-        raise CommandLineError(
-            f"{flag} {shown}: the path is too long ({len(raw):,} bytes, at most "
-            f"{MAX_PATH_BYTES:,})"
-        )
-    separators = {b"/", os.sep.encode(), (os.altsep or "/").encode()}
-    names = [raw]
-    for separator in separators:
-        names = [part for name in names for part in name.split(separator)]
-    longest = max(len(name) for name in names)
-    if longest > MAX_NAME_BYTES:
-        raise CommandLineError(
-            f"{flag} {shown}: a name in the path is too long ({longest:,} bytes, at most "
-            f"{MAX_NAME_BYTES})"
-        )
+    """Refuse (``CommandLineError``) a path no file system takes (``files.path_problem``)."""
+    problem = path_problem(path)
+    if problem is not None:
+        raise CommandLineError(f"{flag} {excerpt(path, PATH_LIMIT)}: {problem}")
 
 
 def _name_limit(directory: str) -> int:

@@ -42,11 +42,14 @@ except ImportError:  # pragma: no cover - Windows
 
 __all__ = [
     "MAX_JSON_DEPTH",
+    "MAX_NAME_BYTES",
     "MAX_NUMBER_DIGITS",
+    "MAX_PATH_BYTES",
     "DirectoryLock",
     "atomic_path",
     "check_zip",
     "load_json",
+    "path_problem",
     "read_bounded",
     "read_json",
     "temporary_prefix",
@@ -59,6 +62,40 @@ at most six deep)."""
 
 MAX_NUMBER_DIGITS = 400
 """The most digits of a number genial reads in a JSON file (a double needs at most 17)."""
+
+MAX_NAME_BYTES = 255
+"""The most bytes of one name of a path (the file systems' usual limit)."""
+
+MAX_PATH_BYTES = 4000
+"""The most bytes of a whole path genial writes to (the usual limit, 4,096, less room for the
+names of the files in a directory)."""
+
+
+def path_problem(text: str) -> str | None:
+    """What makes ``text`` a path no file system takes (a NUL byte, text that cannot be
+    encoded for the file system, a name over :data:`MAX_NAME_BYTES` bytes, the whole over
+    :data:`MAX_PATH_BYTES`), or None: checked before a long run that would write there.
+
+    >>> path_problem("runs/table.parquet") is None
+    True
+    >>> path_problem("runs/" + "x" * 300)
+    'a name in the path is too long (300 bytes, at most 255)'
+    """
+    if "\0" in text:
+        return "the path holds a NUL byte"
+    try:
+        raw = os.fsencode(text)
+    except UnicodeError:
+        return "the path cannot be encoded for the file system"
+    if len(raw) > MAX_PATH_BYTES:
+        return f"the path is too long ({len(raw):,} bytes, at most {MAX_PATH_BYTES:,})"
+    names = [raw]
+    for separator in {b"/", os.sep.encode(), (os.altsep or "/").encode()}:
+        names = [part for name in names for part in name.split(separator)]
+    longest = max(len(name) for name in names)
+    if longest > MAX_NAME_BYTES:
+        return f"a name in the path is too long ({longest:,} bytes, at most {MAX_NAME_BYTES})"
+    return None
 
 
 # -- writing ---------------------------------------------------------------------------------

@@ -58,7 +58,13 @@ import numpy.typing as npt
 
 from .._version import __version__
 from ..errors import GenialError, excerpt, is_int
-from ..files import DirectoryLock, load_json, read_bounded, write_atomic
+from ..files import (
+    DirectoryLock,
+    load_json,
+    path_problem,
+    read_bounded,
+    write_atomic,
+)
 from ..policies import canonical, parse_policy
 from ..registry import entry
 from ..seeds import MAX_SEED_BITS, seed_words
@@ -175,18 +181,12 @@ def _where(path: Path) -> str:
     return excerpt(str(path), 160)
 
 
-MAX_NAME_BYTES = 255
-"""Bytes of a path's component at most (the file systems' usual limit)."""
-MAX_PATH_BYTES = 4000
-"""Bytes of a dataset's directory path at most (the usual limit, 4,096, less room for the names
-of the files in it)."""
-
-
 def checked_path(value: Any, what: str) -> Path:
     """A directory path the dataset layer accepts (``open_dataset``, ``out=``), checked once:
-    a ``str`` or ``os.PathLike`` naming a text path, without a null byte, encodable for the file
-    system, its names at most ``MAX_NAME_BYTES`` and the whole at most ``MAX_PATH_BYTES``;
-    anything else is a ``DatasetError`` naming ``what`` and the (excerpted) path."""
+    a ``str`` or ``os.PathLike`` naming a text path a file system takes (``files.path_problem``:
+    no NUL byte, encodable, its names at most ``MAX_NAME_BYTES`` bytes and the whole at most
+    ``MAX_PATH_BYTES``); anything else is a ``DatasetError`` naming ``what`` and the
+    (excerpted) path."""
     if not isinstance(value, (str, os.PathLike)):
         raise DatasetError(f"{what}: a directory path, got {excerpt(value)}")
     try:
@@ -195,21 +195,9 @@ def checked_path(value: Any, what: str) -> Path:
         raise DatasetError(f"{what}: {excerpt(value)} is not a path ({error})") from None
     if not isinstance(text, str):
         raise DatasetError(f"{what}: a path as text, got {excerpt(text)}")
-    if "\0" in text:
-        raise DatasetError(f"{what}: the path {excerpt(text)} holds a null byte")
-    try:
-        raw = os.fsencode(text)
-    except UnicodeError:
-        raise DatasetError(
-            f"{what}: the path {excerpt(text)} cannot be encoded for the file system"
-        ) from None
-    seps = b"/" + (os.sep.encode() if os.sep != "/" else b"")
-    names = re.split(b"[" + re.escape(seps) + b"]", raw)
-    if len(raw) > MAX_PATH_BYTES or any(len(name) > MAX_NAME_BYTES for name in names):
-        raise DatasetError(
-            f"{what}: the path {excerpt(text)} is too long ({len(raw):,} bytes; at most "
-            f"{MAX_PATH_BYTES:,}, each name at most {MAX_NAME_BYTES})"
-        )
+    problem = path_problem(text)
+    if problem is not None:
+        raise DatasetError(f"{what}: {excerpt(text)}: {problem}")
     return Path(text)
 
 
