@@ -336,3 +336,64 @@ def test_the_docs_examples_run() -> None:
     """The Python blocks of docs/openings.md run as written."""
     result = run_examples("openings.md")
     assert result.attempted >= 4 and result.failed == 0
+
+
+def _collect_in_a_thread(call: object, seconds: float = 60.0) -> dict[str, object]:
+    """``call()`` in a daemon thread joined within ``seconds``: what it returned or raised,
+    or ``{"hung": True}``."""
+    import threading
+
+    box: dict[str, object] = {}
+
+    def run() -> None:
+        try:
+            box["value"] = call()  # type: ignore[operator]
+        except BaseException as exc:
+            box["error"] = exc
+
+    worker = threading.Thread(target=run, daemon=True)
+    worker.start()
+    worker.join(seconds)
+    if worker.is_alive():
+        box["hung"] = True
+    return box
+
+
+def test_a_checkpoint_collected_while_another_opens_gives_its_lock_back(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A checkpoint left in a reference cycle is collected by the garbage collector at any
+    allocation: here while ``Checkpoint.open`` of another directory holds the process's table
+    of locks. Its finalizer must not wait for that table (it deadlocked, found by CI), and its
+    directory's lock must come back: a second writer may then open it."""
+    import gc
+
+    first = tmp_path / "first"
+    check, _ = Checkpoint.open(first, {"a": 1}, resume=False, arrays=ARRAYS)
+    check.cycle = check  # type: ignore[attr-defined]  # (only the collector frees it)
+    del check
+    loading = Checkpoint._load
+
+    def load_collecting(self: Checkpoint, *args: object) -> object:
+        assert gc.collect() > 0  # the abandoned checkpoint is collected here, mid-open
+        return loading(self, *args)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(Checkpoint, "_load", load_collecting)
+    gc.disable()
+    try:
+        box = _collect_in_a_thread(
+            lambda: Checkpoint.open(tmp_path / "second", {"a": 1}, resume=False, arrays=ARRAYS)
+        )
+    finally:
+        gc.enable()
+    assert "hung" not in box, "Checkpoint.open deadlocked on a collected checkpoint's finalizer"
+    assert "error" not in box, box.get("error")
+    second, _ = box["value"]  # type: ignore[misc]
+    monkeypatch.undo()
+    from genial.files import DirectoryLock
+
+    with DirectoryLock(first):  # the collected checkpoint's lock was given back
+        pass
+    with pytest.raises(CheckpointError, match="another writer"):
+        DirectoryLock(tmp_path / "second", error=CheckpointError).acquire()
+    second.close()

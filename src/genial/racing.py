@@ -28,6 +28,7 @@ a directory (its lock, held from ``Checkpoint.open`` to ``Checkpoint.close``).
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import io
 import json
@@ -36,7 +37,7 @@ import os
 import threading
 import weakref
 import zipfile
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from pathlib import Path
 from typing import IO, Any
 
@@ -142,15 +143,57 @@ _LOCKS: dict[str, tuple[DirectoryLock, object]] = {}
 """This process's checkpoint directories: each one's lock and the token of the ``Checkpoint``
 writing to it (a later ``Checkpoint.open`` of the directory in this process supersedes it)."""
 _LOCKS_GUARD = threading.Lock()
+_PENDING: list[tuple[str, object]] = []
+"""Releases asked for by collected checkpoints while the guard was taken: a finalizer may run
+in any thread at any allocation, the guard's holder included, so it never waits for the guard
+(that would deadlock); whoever holds the guard gives these back before letting it go."""
+
+
+def _release_held(key: str, token: object) -> None:
+    """Give back the lock of directory ``key`` if the checkpoint of ``token`` still holds it
+    (the caller holds ``_LOCKS_GUARD``)."""
+    held = _LOCKS.get(key)
+    if held is not None and held[1] is token:
+        del _LOCKS[key]
+        held[0].release()
+
+
+def _drain() -> None:
+    """Give back the pending releases (the caller holds ``_LOCKS_GUARD``)."""
+    while _PENDING:
+        _release_held(*_PENDING.pop())
+
+
+@contextlib.contextmanager
+def _guarded() -> Iterator[None]:
+    """Hold ``_LOCKS_GUARD``; on leaving, give back what collected checkpoints left pending."""
+    with _LOCKS_GUARD:
+        try:
+            yield
+        finally:
+            _drain()
+    while _PENDING and _LOCKS_GUARD.acquire(blocking=False):  # (left while we were leaving)
+        try:
+            _drain()
+        finally:
+            _LOCKS_GUARD.release()
 
 
 def _release(key: str, token: object) -> None:
     """Give back the lock of directory ``key`` if the checkpoint of ``token`` still holds it."""
-    with _LOCKS_GUARD:
-        held = _LOCKS.get(key)
-        if held is not None and held[1] is token:
-            del _LOCKS[key]
-            held[0].release()
+    with _guarded():
+        _release_held(key, token)
+
+
+def _collected(key: str, token: object) -> None:
+    """A checkpoint's finalizer: its lock given back now if the guard is free, else left
+    pending for the guard's holder (never waited for: the holder may be this very thread)."""
+    _PENDING.append((key, token))
+    if _LOCKS_GUARD.acquire(blocking=False):
+        try:
+            _drain()
+        finally:
+            _LOCKS_GUARD.release()
 
 
 class Checkpoint:
@@ -189,7 +232,7 @@ class Checkpoint:
     @property
     def closed(self) -> bool:
         """Whether this checkpoint no longer holds its directory (closed or superseded)."""
-        with _LOCKS_GUARD:
+        with _guarded():
             return not self._holds()
 
     def _holds(self) -> bool:
@@ -223,7 +266,7 @@ class Checkpoint:
             raise CheckpointError(f"{shown}: cannot be made ({err.strerror or err})") from None
         params = dict(params)
         check = cls(where, json.loads(json.dumps(params)))
-        with _LOCKS_GUARD:
+        with _guarded():
             held = _LOCKS.get(key)
             lock = held[0] if held is not None else None
             if lock is None:
@@ -237,7 +280,7 @@ class Checkpoint:
                 raise
             _LOCKS[key] = (lock, check._token)  # (an earlier Checkpoint of it is superseded)
             check._key = key
-        weakref.finalize(check, _release, key, check._token)
+        weakref.finalize(check, _collected, key, check._token)
         return check, loaded
 
     def _load(
@@ -310,7 +353,7 @@ class Checkpoint:
     def add(self, info: Mapping[str, Any], arrays: Mapping[str, npt.NDArray[Any]]) -> None:
         """Write one step (its file first, then the manifest that lists it). Refused once the
         checkpoint is closed or superseded."""
-        with _LOCKS_GUARD:
+        with _guarded():
             if not self._holds():
                 raise CheckpointError(
                     f"{excerpt(str(self.path), 200)}: this checkpoint is closed (or another "
