@@ -145,3 +145,103 @@ def test_mean_interval_of_one_value_and_of_none() -> None:
     mean, lo, hi = mean_interval(np.array([4.0]))
     assert mean == 4.0 and math.isnan(lo) and math.isnan(hi)
     assert all(math.isnan(v) for v in mean_interval(np.array([])))
+
+
+# -- the best set (multiple comparisons with the best) -----------------------------------------
+
+from hypothesis import given, settings  # noqa: E402
+from hypothesis import strategies as st  # noqa: E402
+
+from genial.stats import best_set  # noqa: E402
+
+
+def test_best_set_by_hand_on_two_paired_candidates() -> None:
+    """Two candidates, paired: the difference of games 0..3 is (1, 1, 0, 2), mean 1, sample
+    sd sqrt(2/3); with k - 1 = 1 comparison the bound is one-sided at 5%: z = 1.6449, half
+    width z * sd / sqrt(4) = 0.6715, so 1 - 0.6715 > 0 and candidate 1 is out."""
+    a = np.array([1.0, 1.0, 0.0, 2.0])
+    b = np.zeros(4)
+    result = best_set([a, b])
+    half = statistics.NormalDist().inv_cdf(0.95) * math.sqrt(2 / 3) / 2
+    assert result.mask.tolist() == [True, False]
+    assert result.lower[0] == pytest.approx(1 - half)
+    assert result.upper[1] == pytest.approx(-1 + half)
+    assert result.words("moves") == "1 of 2 moves is best (95%): no other may be"
+
+
+def test_best_set_unpaired_by_hand_uses_welch() -> None:
+    a = np.array([1.0, 0.0, 1.0, 1.0])  # mean 0.75, var 0.25
+    b = np.array([0.0, 1.0, 0.0, 0.0])  # mean 0.25, var 0.25
+    result = best_set([a, b], paired=False)
+    half = statistics.NormalDist().inv_cdf(0.95) * math.sqrt(0.25 / 4 + 0.25 / 4)
+    assert result.upper[1] == pytest.approx(-0.5 + half)
+    assert result.mask.tolist() == [True, True]  # 0.5 < half = 0.58: not told apart
+    assert result.words() == "2 of 2 candidates are statistically tied for first (95%)"
+
+
+def test_best_set_keeps_exact_ties_and_single_candidates() -> None:
+    same = np.array([0.0, 1.0, 1.0, 0.0, 1.0])
+    assert best_set([same, same, same]).mask.all()
+    assert best_set([same]).mask.tolist() == [True]
+    assert best_set([np.zeros(1), np.ones(1)]).mask.tolist() == [True, True]  # 1 game: no spread
+
+
+def test_best_set_smallest_with_larger_false() -> None:
+    rng = np.random.default_rng(3)
+    low, high = rng.normal(0, 0.1, 500), rng.normal(1, 0.1, 500)
+    assert best_set([low, high], larger=False).mask.tolist() == [True, False]
+    assert best_set([low, high]).mask.tolist() == [False, True]
+
+
+def test_best_set_pairing_narrows_the_set_on_common_random_numbers() -> None:
+    """Candidates sharing each game's luck: paired differences cancel it, Welch's do not."""
+    rng = np.random.default_rng(5)
+    luck = rng.normal(0, 1, 1000)
+    samples = [luck + shift + rng.normal(0, 0.05, 1000) for shift in (0.1, 0.0, -0.05, 0.05)]
+    paired, unpaired = best_set(samples), best_set(samples, paired=False)
+    assert paired.mask.tolist() == [True, False, False, False]
+    assert unpaired.mask.tolist() == [True, False, False, True]  # 0.05 apart: within the luck
+
+
+def test_best_set_holds_the_best_at_its_confidence() -> None:
+    """Coverage by simulation: 6 candidates of win rates 0.55 (the best), 0.54, 0.53, 0.5,
+    0.5, 0.45, 400 independent games each, 400 repetitions: the best is in the set in at least
+    95% of them, less a binomial allowance (3 sd of 400 trials at 0.95: 3.3 points)."""
+    rng = np.random.default_rng(11)
+    rates = np.array([0.55, 0.54, 0.53, 0.5, 0.5, 0.45])
+    held = 0
+    sizes = []
+    for _ in range(400):
+        samples = [(rng.random(400) < p).astype(np.float64) for p in rates]
+        result = best_set(samples, paired=False)
+        held += bool(result.mask[0])
+        sizes.append(result.size)
+    assert held / 400 >= 0.95 - 3 * math.sqrt(0.95 * 0.05 / 400)
+    assert 1 < np.mean(sizes) < 6  # neither everyone nor a lone winner from such close rates
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    st.lists(
+        st.lists(st.integers(0, 1), min_size=1, max_size=30), min_size=1, max_size=6
+    ).map(lambda rows: [np.array(r[: min(map(len, rows))], dtype=np.float64) for r in rows]),
+    st.booleans(),
+)
+def test_best_set_always_holds_the_leader(samples: list[np.ndarray], paired: bool) -> None:
+    """Whatever the data, the set is never empty: the candidate of the largest mean is in it
+    (its every difference is >= 0), and the bounds are ordered."""
+    result = best_set(samples, paired=paired)
+    means = [float(x.mean()) for x in samples]
+    assert result.mask[int(np.argmax(means))]
+    assert np.all(result.lower <= result.upper)
+
+
+@pytest.mark.parametrize(
+    ("kwargs", "message"),
+    [({"confidence": 1.0}, "confidence"), ({"confidence": True}, "confidence")],
+)
+def test_best_set_refuses_bad_arguments(kwargs: dict[str, object], message: str) -> None:
+    with pytest.raises(ValueError, match=message):
+        best_set([np.zeros(3)], **kwargs)  # type: ignore[arg-type]
+    with pytest.raises(ValueError, match="at least one"):
+        best_set([])

@@ -1,4 +1,5 @@
-"""Statistics the analyses share: Wilson intervals, Holm's correction, mean intervals.
+"""Statistics the analyses share: Wilson intervals, Holm's correction, mean intervals, and the
+set of candidates that may be best (multiple comparisons with the best).
 
 >>> lo, hi = wilson_interval(50, 100)
 >>> round(float(lo), 4), round(float(hi), 4)
@@ -10,12 +11,15 @@
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
+from dataclasses import dataclass
+from statistics import NormalDist
 from typing import Any
 
 import numpy as np
 import numpy.typing as npt
 
-__all__ = ["Z95", "holm", "mean_interval", "wilson_interval"]
+__all__ = ["Z95", "BestSet", "best_set", "holm", "mean_interval", "wilson_interval"]
 
 Z95 = 1.959963984540054
 """The normal quantile of a two-sided 95% interval."""
@@ -60,3 +64,103 @@ def mean_interval(x: npt.NDArray[Any]) -> tuple[float, float, float]:
     mean = float(x.mean())
     half = Z95 * float(x.std(ddof=1)) / math.sqrt(n) if n > 1 else math.nan
     return (mean, mean - half, mean + half)
+
+
+@dataclass(frozen=True, eq=False)
+class BestSet:
+    """The candidates that may be best (``best_set``): ``mask[i]`` whether candidate ``i`` is
+    in the set; ``lower[i]``/``upper[i]`` the simultaneous bounds on its mean minus the best
+    of the others' (Hsu's MCB bounds: ``upper[i] < 0`` puts ``i`` out of the set,
+    ``lower[i] > 0`` makes it the best alone, every other one out); ``confidence``;
+    ``paired`` whether the differences were taken game by game."""
+
+    mask: npt.NDArray[np.bool_]
+    lower: npt.NDArray[np.float64]
+    upper: npt.NDArray[np.float64]
+    confidence: float
+    paired: bool
+
+    @property
+    def size(self) -> int:
+        """How many candidates may be best."""
+        return int(self.mask.sum())
+
+    def words(self, noun: str = "candidates") -> str:
+        """The set in words, e.g. ``"3 of 164 classes are statistically tied for first (95%)"``."""
+        share = f"{self.confidence:.0%}"
+        if self.size == 1:
+            return f"1 of {len(self.mask)} {noun} is best ({share}): no other may be"
+        return f"{self.size} of {len(self.mask)} {noun} are statistically tied for first ({share})"
+
+
+def best_set(
+    samples: Sequence[npt.ArrayLike],
+    *,
+    confidence: float = 0.95,
+    paired: bool = True,
+    larger: bool = True,
+) -> BestSet:
+    """The candidates that may have the largest mean (the smallest with ``larger=False``),
+    by multiple comparisons with the best (Hsu 1981; Hsu, *Multiple Comparisons*, 1996,
+    ch. 4): candidate ``i`` stays unless, for some ``j``, the upper bound of mean(i) - mean(j)
+    is below 0. The bounds are one-sided normal bounds at level ``(1 - confidence) / (k - 1)``
+    (Bonferroni over the ``k - 1`` comparisons of each candidate, conservative against Hsu's
+    Dunnett quantile), so **the best candidate is in the set with probability at least
+    ``confidence``** (asymptotically in the games; with ties for best, every tied one).
+
+    ``samples[i]`` holds candidate ``i``'s results (one per game). ``paired=True``: game ``g``
+    of every candidate was played on the same random stream (common random numbers), so
+    ``i`` and ``j`` are compared by the differences of their first ``min(n_i, n_j)`` games,
+    whose spread is smaller when the games are alike; ``paired=False``: by Welch's standard
+    error of two independent means. A comparison with fewer than 2 games cannot put anyone
+    out.
+
+    >>> rng = np.random.default_rng(1)
+    >>> luck = rng.normal(size=400)  # what the candidates' games share
+    >>> samples = [luck + 0.30, luck + 0.25, luck, luck - 0.2]
+    >>> best_set([s + rng.normal(scale=0.1, size=400) for s in samples]).mask.tolist()
+    [True, False, False, False]
+    >>> result = best_set([s + rng.normal(scale=0.1, size=400) for s in samples], paired=False)
+    >>> result.mask.tolist(), result.words("classes")
+    ([True, True, False, False], '2 of 4 classes are statistically tied for first (95%)')
+    """
+    if isinstance(confidence, bool) or not isinstance(confidence, (int, float)):
+        raise ValueError(f"confidence must be a number in (0, 1), got {confidence!r}")
+    if not 0.0 < float(confidence) < 1.0:
+        raise ValueError(f"confidence must be in (0, 1), got {confidence!r}")
+    data = [np.asarray(x, dtype=np.float64).ravel() for x in samples]
+    k = len(data)
+    if k == 0:
+        raise ValueError("best_set needs at least one candidate")
+    if not larger:
+        data = [-x for x in data]
+    lower = np.zeros(k)
+    upper = np.zeros(k)
+    if k > 1:
+        t = NormalDist().inv_cdf(1.0 - (1.0 - float(confidence)) / (k - 1))
+        counts = np.array([len(x) for x in data])
+        means = np.array([x.mean() if len(x) else np.nan for x in data])
+        variances = np.array([x.var(ddof=1) if len(x) > 1 else np.inf for x in data])
+        for i in range(k):
+            diff = np.empty(k)
+            half = np.empty(k)
+            for j in range(k):
+                if j == i:
+                    diff[j], half[j] = 0.0, 0.0
+                    continue
+                if paired:
+                    m = min(counts[i], counts[j])
+                    d = data[i][:m] - data[j][:m]
+                    diff[j] = d.mean() if m else np.nan
+                    half[j] = t * math.sqrt(d.var(ddof=1) / m) if m > 1 else np.inf
+                else:
+                    diff[j] = means[i] - means[j]
+                    spread = variances[i] / max(counts[i], 1) + variances[j] / max(counts[j], 1)
+                    half[j] = t * math.sqrt(spread)
+            others = np.arange(k) != i
+            with np.errstate(invalid="ignore"):
+                hi = np.where(np.isnan(diff), np.inf, diff + half)[others].min()
+                lo = np.where(np.isnan(diff), -np.inf, diff - half)[others].min()
+            upper[i], lower[i] = float(hi), float(lo)
+    mask = upper >= 0
+    return BestSet(mask=mask, lower=lower, upper=upper, confidence=float(confidence), paired=paired)
