@@ -289,19 +289,21 @@ def test_the_table_does_not_depend_on_the_workers() -> None:
 
 
 def test_adaptive_finds_the_best_move_with_far_fewer_playouts() -> None:
-    """Successive halving keeps the winning placements to the end (each with every playout)
-    and spends a small part of the uniform budget."""
+    """Successive elimination keeps the winning placements to the end (each with every
+    playout), spends less than the uniform budget, and drops only moves clearly worse (the
+    other moves win about 80%: Hoeffding's bounds part them from 100% late)."""
     game = _instant_win()
     winners = _instant_wins(game)
     moves = [m for m in game.legal_moves() if str(m) in winners] + game.legal_moves()[::8]
     uniform = evaluate(game, playouts=512, seed=4, moves=moves)
     adaptive = evaluate(game, playouts=512, seed=4, moves=moves, adaptive=True, min_playouts=16)
     assert str(uniform.best) in winners and str(adaptive.best) in winners
-    assert adaptive.total_playouts * 4 < uniform.total_playouts
+    assert adaptive.total_playouts < uniform.total_playouts
     assert {r["move"] for r in adaptive.rows if r["playouts"] == 512} >= winners
     counts = [r["playouts"] for r in adaptive.rows]
     assert counts == sorted(counts, reverse=True)  # the moves kept longest come first
-    assert min(counts) == 16
+    assert min(counts) < 512 and min(counts) >= 16
+    assert all(r["win_rate"] < 0.9 for r in adaptive.rows if r["playouts"] < 512)
     assert adaptive.adaptive and not uniform.adaptive
 
 
@@ -327,6 +329,8 @@ def test_table_columns_order_and_intervals() -> None:
         "lowest_lo",
         "lowest_hi",
         "points",
+        "best",
+        "p_best",
     ]
     rates = table["win_rate"].to_numpy()
     assert (np.diff(rates) <= 1e-12).all()  # best first

@@ -504,7 +504,7 @@ def test_no_command(capsys: pytest.CaptureFixture[str]) -> None:
     code, _, err, _ = run([], capsys)
     assert code == 2 and err == (
         "genial: error: the following arguments are required: "
-        "{play,simulate,openings,analyse,arena,match,replay,learn,cards}\n"
+        "{play,simulate,openings,advantage,analyse,arena,match,replay,learn,cards}\n"
     )
 
 

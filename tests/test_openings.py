@@ -143,19 +143,27 @@ def test_analysis_table_and_reproducibility() -> None:
 
 
 def test_analysis_plays_the_class_openings() -> None:
-    """Each class's games begin with its representative: replayed records show it."""
-    result = analyse(2, games_per_opening=3, seed=1, workers=1)
-    cls = result.classes[17]
-    runs = simulate(
-        3,
-        2,
-        policy="greedy",
-        seed=np.random.SeedSequence(result.seed.entropy, spawn_key=(17,)),
-        options={"openings": [cls.representative]},
-    )
-    row = result.table[result.table["class"] == 17].iloc[0]
-    assert row["wins"] == int((runs.winner == 0).sum())
-    assert (runs.opening[:, 0] == cls.representative.action).all()
+    """Each class's games begin with its representative: replayed records show it. Unpaired,
+    class ``i`` is the root's ``i``-th child's batch; paired (the default), every class plays
+    the root's paired games (game ``j`` on ``child_seed(root, j, 0 or 1)``)."""
+    from dataclasses import replace
+
+    from genial.batch import prepare, run_many
+
+    for paired in (False, True):
+        result = analyse(2, games_per_opening=3, seed=1, workers=1, paired=paired)
+        cls = result.classes[17]
+        seed = np.random.SeedSequence(result.seed.entropy, spawn_key=() if paired else (17,))
+        spec = prepare(3, 2, policy="greedy", seed=seed,
+                       options={"openings": [cls.representative]})  # fmt: skip
+        (runs,) = run_many([(replace(spec, paired=paired), 3)], workers=1)
+        row = result.table[result.table["class"] == 17].iloc[0]
+        assert row["wins"] == int((runs.winner == 0).sum())
+        assert (runs.opening[:, 0] == cls.representative.action).all()
+        if not paired:
+            alone = simulate(3, 2, policy="greedy", seed=seed,
+                             options={"openings": [cls.representative]})  # fmt: skip
+            assert alone.winner.tolist() == runs.winner.tolist()
 
 
 def test_replies() -> None:
@@ -187,7 +195,7 @@ def test_first_player_advantage() -> None:
     table = first_player_advantage((2, 3), ("random", "greedy"), games=1500, seed=2, workers=1)
     assert len(table) == 4
     assert (table["first_win_rate_lo"] <= table["first_win_rate"]).all()
-    assert table["fair_share"].tolist() == [0.5, 0.5, 1 / 3, 1 / 3]
+    assert np.allclose(table["fair_share"], (1 - table["shared_first_rate"]) / table["players"])
 
 
 @pytest.mark.parametrize(

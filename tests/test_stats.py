@@ -245,3 +245,38 @@ def test_best_set_refuses_bad_arguments(kwargs: dict[str, object], message: str)
         best_set([np.zeros(3)], **kwargs)  # type: ignore[arg-type]
     with pytest.raises(ValueError, match="at least one"):
         best_set([])
+
+
+def _naive_paired_bounds(samples: list[np.ndarray], confidence: float = 0.95) -> tuple:
+    """The MCB bounds pair by pair, as the definition reads (the reference of the vectorised
+    computation)."""
+    k = len(samples)
+    t = statistics.NormalDist().inv_cdf(1 - (1 - confidence) / (k - 1))
+    upper, lower = [], []
+    for i in range(k):
+        his, los = [], []
+        for j in range(k):
+            if j == i:
+                continue
+            m = min(len(samples[i]), len(samples[j]))
+            d = samples[i][:m] - samples[j][:m]
+            mean = d.mean() if m else math.nan
+            half = t * math.sqrt(d.var(ddof=1) / m) if m > 1 else math.inf
+            his.append(math.inf if math.isnan(mean) else mean + half)
+            los.append(-math.inf if math.isnan(mean) else mean - half)
+        upper.append(min(his))
+        lower.append(min(los))
+    return np.array(upper), np.array(lower)
+
+
+@settings(max_examples=80, deadline=None)
+@given(
+    st.lists(st.lists(st.integers(0, 18), min_size=0, max_size=25), min_size=2, max_size=7)
+)
+def test_paired_bounds_match_the_pair_by_pair_definition(rows: list[list[int]]) -> None:
+    """Unequal lengths (a race's stopped candidates): each pair on its common first games."""
+    samples = [np.array(r, dtype=np.float64) for r in rows]
+    result = best_set(samples)
+    upper, lower = _naive_paired_bounds(samples)
+    assert np.allclose(result.upper, upper, equal_nan=True, atol=1e-9)
+    assert np.allclose(result.lower, lower, equal_nan=True, atol=1e-9)

@@ -388,7 +388,8 @@ def test_evaluate() -> None:
     greedy = evaluate(near, playouts=50, policy=("greedy", "epsilon-greedy:0.3"), seed=1)
     assert greedy.policy == ("greedy", "epsilon-greedy:0.3")
     halving = evaluate(near, playouts=64, min_playouts=16, adaptive=True, seed=1, workers=1)
-    assert [r["playouts"] for r in halving.rows] == [64, 16] and str(halving.best) == "hold"
+    counts = [r["playouts"] for r in halving.rows]  # roll dropped only once its bound parts
+    assert counts[0] == 64 and 16 <= counts[1] <= 64 and str(halving.best) == "hold"
     with pytest.raises(GenialError, match="moves: 'pass' is not legal here"):
         evaluate(near, playouts=10, moves=["pass"])
     with pytest.raises(GenialError, match="moves: 'hold' is not legal here"):

@@ -21,6 +21,7 @@
 #   ``read_seats(policies, epsilons, search, int players, Policy *out)`` (one policy per seat).
 
 from libc.stdint cimport int16_t, uint8_t, uint32_t, uint64_t
+from libc.stdlib cimport free, malloc
 from libc.string cimport memcpy, memset
 from numpy.random cimport bitgen_t
 
@@ -28,7 +29,7 @@ from numpy.random import PCG64 as _NumpyPCG64
 
 from genial._checks cimport Forced, free_forced, read_forced, refuse_forced
 from genial._common cimport DRAW_LOG_FULL, Draws, bitgen_of
-from genial._pcg cimport bitgen_init, genial_pcg
+from genial._pcg cimport PCG_MAX_POOL, bitgen_init, genial_pcg, seed_child
 
 include "genial/_cpu.pxi"   # the kernel's _cpu_features, _use_portable (CPU dispatch)
 
@@ -120,7 +121,8 @@ def run_chunk(object start, object chance, object policy, bint deal,
               const uint8_t[::1] policies, const double[::1] epsilons, GRow[::1] rows,
               GLog[::1] logs=None, const int16_t[::1] forced_seats=None,
               const int16_t[::1] forced_actions=None, int view_seat=-1, object search=None,
-              const int16_t[::1] forced_each=None):
+              const int16_t[::1] forced_each=None, const uint32_t[::1] game_prefix=None,
+              int pool_size=4, uint64_t first_game=0):
     """Play ``len(rows)`` games from ``start`` (the kernel's state class; dealt first if
     ``deal``), the draws coming from the ``chance`` bit generator and the policies' choices
     from ``policy`` (so the same chance stream deals the same material whatever the policies),
@@ -140,6 +142,13 @@ def run_chunk(object start, object chance, object policy, bint deal,
     ``g`` forces ``forced_each[g]`` instead of ``forced_actions[0]`` (many forced actions'
     games in one call, as if one call per run of equal actions on the same streams: the same
     games).
+
+    ``game_prefix`` (paired games: common random numbers): game ``g`` of the call then draws
+    from streams of its own, ``PCG64(child_seed(root, first_game + g, 0))`` for chance and
+    ``(first_game + g, 1)`` for the policies, ``root`` the SeedSequence whose words before a
+    child's key are ``game_prefix`` (``genial.seeds.seed_prefix``; ``pool_size`` its pool), so
+    that game ``j`` of two calls with the same root starts from the same draws whatever the
+    games before it consumed; ``chance`` and ``policy`` are then left untouched.
     """
     cdef Py_ssize_t n = rows.shape[0], g, bad = -1
     cdef int players, rc
@@ -155,8 +164,19 @@ def run_chunk(object start, object chance, object policy, bint deal,
     cdef Policy pols[MAXP]
     cdef Pool pool
     cdef Forced forced
+    cdef uint32_t *prefix = NULL                # game_prefix, copied (paired games)
+    cdef int nprefix = 0
+    cdef bint paired = game_prefix is not None
+    cdef Py_ssize_t w
     if chance is policy:
         raise ValueError("the chance and policy streams must be two bit generators")
+    if paired:
+        if not 4 <= pool_size <= PCG_MAX_POOL:
+            raise ValueError(f"pool_size must be in 4..{PCG_MAX_POOL}, got {pool_size}")
+        if not pool_size <= game_prefix.shape[0] <= 4096:
+            raise ValueError(f"game_prefix: {pool_size}..4096 words, got {game_prefix.shape[0]}")
+        if first_game > (<uint64_t>1 << 62) or <uint64_t>n > (<uint64_t>1 << 62) - first_game:
+            raise ValueError("first_game: out of range")
     players = read_start(start, &base, deal)
     memset(pols, 0, sizeof(pols))
     read_seats(policies, epsilons, search, players, pols)
@@ -165,19 +185,37 @@ def run_chunk(object start, object chance, object policy, bint deal,
     read_forced(&forced, forced_seats, forced_actions, forced_each, n, players, N_ACTIONS,
                 view_seat, logs is not None)
     try:
+        if paired:                              # (a copy: the caller's array may change)
+            nprefix = <int>game_prefix.shape[0]
+            prefix = <uint32_t *>malloc(nprefix * sizeof(uint32_t))
+            if prefix == NULL:
+                raise MemoryError()
+            for w in range(nprefix):
+                prefix[w] = game_prefix[w]
         fact = forced.action
         if view_seat >= 0 and not deal:
             pool_of(&base, view_seat, &pool)
         with chance.lock, policy.lock:
-            if pcg_take(chance, &chance_pcg):
+            if paired:
                 bitgen_init(&chance_bg, &chance_pcg)
                 rng = &chance_bg
-            if pcg_take(policy, &policy_pcg):
                 bitgen_init(&policy_bg, &policy_pcg)
                 prng = &policy_bg
+            else:
+                if pcg_take(chance, &chance_pcg):
+                    bitgen_init(&chance_bg, &chance_pcg)
+                    rng = &chance_bg
+                if pcg_take(policy, &policy_pcg):
+                    bitgen_init(&policy_bg, &policy_pcg)
+                    prng = &policy_bg
             try:
                 with nogil:
                     for g in range(n):
+                        if paired:
+                            seed_child(&chance_pcg, prefix, nprefix, pool_size,
+                                       first_game + <uint64_t>g, 0)
+                            seed_child(&policy_pcg, prefix, nprefix, pool_size,
+                                       first_game + <uint64_t>g, 1)
                         memset(&ds, 0, sizeof(Draws))
                         ds.rng = rng
                         if view_seat >= 0 and not deal:
@@ -206,10 +244,11 @@ def run_chunk(object start, object chance, object policy, bint deal,
                             if ds.error == DRAW_LOG_FULL:
                                 log.overflow = 1
             finally:
-                if rng == &chance_bg:
+                if rng == &chance_bg and not paired:
                     pcg_give(chance, &chance_pcg)
-                if prng == &policy_bg:
+                if prng == &policy_bg and not paired:
                     pcg_give(policy, &policy_pcg)
     finally:
+        free(prefix)
         free_forced(&forced)
     refuse_forced(bad)

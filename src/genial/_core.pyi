@@ -200,6 +200,9 @@ class _RunChunk(Protocol[S]):
         view_seat: int = -1,
         search: npt.NDArray[Any] | None = None,
         forced_each: npt.NDArray[np.int16] | None = None,
+        game_prefix: npt.NDArray[np.uint32] | None = None,
+        pool_size: int = 4,
+        first_game: int = 0,
     ) -> None:
         """Play ``len(rows)`` games from ``start`` without the GIL, one result row each.
 
@@ -218,6 +221,12 @@ class _RunChunk(Protocol[S]):
         ``forced_each`` (one action per row, with one forced seat): game ``g`` forces
         ``forced_each[g]`` in place of ``forced_actions[0]``; the games are those of one call
         per run of equal actions on the same streams.
+
+        ``game_prefix`` (paired games): game ``g`` draws from its own streams,
+        ``PCG64(child_seed(root, first_game + g, 0))`` for chance and ``(first_game + g, 1)``
+        for the policies, ``root`` the seed whose words before a child's key are
+        ``game_prefix`` (``genial.seeds.seed_prefix``, pool ``pool_size``); ``chance`` and
+        ``policy`` are then not used.
         """
 
 run_chunk: _RunChunk[Core]

@@ -10,11 +10,7 @@ checks, ``reset``/``step``/``sample_actions``, the seeding of the kernel from a 
 A subclass gives the game's rules, kernel and game types, its observation names and what
 differs in its errors.
 
->>> root = np.random.SeedSequence(1)
->>> _seed_prefix(root).tolist() == [1, 0, 0, 0]       # entropy padded to the pool, no spawn key
-True
->>> _int_words(2**32 + 5)
-[5, 1]
+The kernels are seeded from ``genial.seeds.seed_prefix`` (a root's words before a child's key).
 """
 
 from __future__ import annotations
@@ -22,14 +18,14 @@ from __future__ import annotations
 import os
 import pickle
 import threading
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from typing import Any, ClassVar, Generic, Literal, Protocol, TypeVar
 
 import numpy as np
 import numpy.typing as npt
 
 from .errors import GenialError, IllegalMoveError, checked_int, excerpt
-from .seeds import as_seed_sequence, child_seed
+from .seeds import as_seed_sequence, child_seed, seed_prefix
 
 __all__ = ["MAX_ENVS", "BatchedEnv", "IllegalActionError"]
 
@@ -47,41 +43,6 @@ class IllegalActionError(IllegalMoveError):
         super().__init__(message)
         self.env = env
         self.action = action
-
-
-# -- seeds: the words of a root that precede a child's own key words ----------------------------
-
-
-def _int_words(value: int) -> list[int]:
-    """SeedSequence's 32-bit words of a non-negative int (lowest first; 0 is [0])."""
-    if value < 0:
-        raise GenialError(f"seed entropy must be non-negative, got {excerpt(value)}")
-    words = [value & 0xFFFFFFFF]
-    value >>= 32
-    while value:
-        words.append(value & 0xFFFFFFFF)
-        value >>= 32
-    return words
-
-
-def _entropy_words(x: Any) -> list[int]:
-    """The uint32 words numpy's SeedSequence makes of an entropy or spawn key value."""
-    if isinstance(x, np.ndarray) and x.dtype == np.uint32:
-        return [int(w) for w in x.reshape(-1)]
-    if isinstance(x, str):
-        x = int(x, 16) if x.startswith("0x") else int(x)
-    if isinstance(x, (int, np.integer)) and not isinstance(x, (bool, np.bool_)):
-        return _int_words(int(x))
-    if isinstance(x, (Sequence, np.ndarray)):
-        return [w for v in x for w in _entropy_words(v)]
-    raise GenialError(f"cannot read seed entropy {excerpt(x)}")
-
-
-def _seed_prefix(root: np.random.SeedSequence) -> npt.NDArray[np.uint32]:
-    """The words of ``root``'s assembled entropy that precede a child's own key words."""
-    run = _entropy_words(root.entropy)
-    run += [0] * (root.pool_size - len(run))  # a child always has a spawn key: padded
-    return np.array(run + _entropy_words(list(root.spawn_key)), dtype=np.uint32)
 
 
 def _root_of(seed: Any) -> np.random.SeedSequence:
@@ -317,7 +278,7 @@ class BatchedEnv(Generic[R, G]):
 
     def _seed(self) -> None:
         root = self._root
-        self._kernel.seed(_seed_prefix(root), root.pool_size)
+        self._kernel.seed(seed_prefix(root), root.pool_size)
         # the kernel recomputes numpy's SeedSequence: check one child against numpy's own
         if self._kernel.pool(0, 0) != child_seed(root, 0, 0).pool.tolist():  # pragma: no cover
             raise RuntimeError("the vector kernel's seeding disagrees with numpy's SeedSequence")

@@ -18,14 +18,41 @@ What the playouts know (``view``):
 Either way the bag has no order: a position holds its contents, and every playout draws from
 them at random.
 
-``adaptive=True`` spends the playouts where they matter (successive halving): every move gets
-``min_playouts``, then the better half of the moves is kept and their playouts are doubled,
-round after round, until the survivors have ``playouts`` each; the table's ``playouts`` column
-says how many each move got, and the moves are sorted by it first (the moves that survived
-longest first), then by the result.
+``adaptive=True`` spends the playouts where they matter, by successive elimination
+(``genial.racing.Race``; Even-Dar, Mannor, Mansour 2006): every move gets ``min_playouts``,
+then round after round the playouts of the moves still in the race are doubled, up to
+``playouts``; after each round a move is dropped only if the upper bound of its result is
+below the best lower bound. The bounds are Hoeffding's (the result of a playout lies in a known
+range: 0 or 1 for a win, ``0..cap`` for the solo game's lowest colour), each at an error of
+``(1 - 0.95) / (2 K (r+1) (r+2))`` for ``K`` moves and round ``r``, so with probability at
+least 95% every bound of every move in every round holds at once and the best move is never
+dropped (a move whose bound still overlaps the leader's never is). A solo game without a kernel
+has no known range: ``adaptive`` then plays every move to ``playouts``. The table's
+``playouts`` column says how many each move got, and the moves are sorted by it first (the
+moves kept longest first), then by the result.
+
+The playouts are paired (``paired=True``, the default; common random numbers): playout ``k``
+of every move draws from the same two streams, ``child_seed(pair_root, k, 0)`` for chance (the
+redeal of what the seat cannot see, in the player view, and every later draw) and
+``child_seed(pair_root, k, 1)`` for the policies, ``pair_root = child_seed(root, PAIR_KEY)``
+(``root`` the seed's ``SeedSequence``). So the ``k``-th playouts of two moves start from the
+same redeal and draw alike for as long as their games stay alike, and their difference is
+measured game by game. ``paired=False`` plays each work item's playouts one after the other on
+the item's own two streams instead (the child ``(r, i)`` of the seed for item ``i`` of round
+``r``): the moves' playouts are then independent.
+
+The result marks the moves that may be best (``best``, ``Evaluation.best_set``): multiple
+comparisons with the best (``genial.stats.best_set``; Hsu 1981) on every move's per-playout
+results (``Evaluation.outcomes``), at 95%; the set holds the best move with probability at
+least 95% (asymptotically). Paired playouts are compared by the differences of their ``k``-th
+playouts (``best_set(outcomes, paired=True)``), unpaired ones by Welch's standard errors.
+``p_best`` is each move's posterior probability of the highest win rate (independent uniform
+priors on the moves' win rates, Beta posteriors, Monte Carlo; NaN in the solo game).
 
 The result does not depend on ``workers``: the playouts are cut into pieces and packed into work
-items in a fixed way, and item ``i`` of round ``r`` draws from the child ``(r, i)`` of the seed.
+items in a fixed way (each piece knows the index of its first playout among its move's), and a
+playout's streams depend on that index (paired) or on its item (unpaired) only; nor, paired, on
+``adaptive``: the first ``n`` playouts of a move are the same in any run of the same seed.
 
 The card game (``genial.cards.CardGame``, a ``CardPosition`` or its text) is analysed the same
 way: its decisions are the plays of the hand (each card either way round), or swap and keep
@@ -37,11 +64,13 @@ board game's.
 
 A game of another distribution (``genial.registry``) is analysed the same way without a kernel:
 an entry without ``analysis`` hooks has its playouts played through the game's own verbs
-(``PLAYOUT_VERBS``), in Python. Playout ``k`` of a work item deals
-``from_position(position, seed=s)``, ``s`` the ``k``-th 64-bit draw of the item's chance stream
-(the game draws its chance and, from the seed's ``POLICY_STREAM`` child, its policies' choices
-from it, as the library's games do), plays the move, then every seat's ``choose(policy,
-epsilon=...)`` until the game is over; so its table, too, does not depend on ``workers``. Its
+(``PLAYOUT_VERBS``), in Python. Playout ``k`` of a move deals
+``from_position(position, seed=s)``, ``s`` the first 64-bit word of
+``child_seed(pair_root, k).generate_state`` (paired: the same ``s`` for playout ``k`` of every
+move; unpaired, the next 64-bit draw of the work item's chance stream), the game drawing its
+chance and, from the seed's ``POLICY_STREAM`` child, its policies' choices from it, as the
+library's games do; it plays the move, then every seat's ``choose(policy, epsilon=...)`` until
+the game is over; so its table, too, does not depend on ``workers``. Its
 phase is ``"move"``, ``lowest`` is the seat's final score (the lowest of its scores if it has
 several), ``points`` is 0, and both views play the position as the game reads it (such a game
 has no redeal of what the seat cannot see: give it ``analysis`` hooks for that).
@@ -53,6 +82,8 @@ has no redeal of what the seat cannot see: give it ``analysis`` hooks for that).
 (True, 40)
 >>> str(result.best) == result.table["move"][0]
 True
+>>> bool(result.table["best"][0]), result.best_set.size == int(result.table["best"].sum())
+(True, True)
 >>> from genial.cards import CardGame
 >>> cards = evaluate(CardGame(3, seed=2), playouts=40, seed=1, workers=1)
 >>> cards.phase, len(cards.rows) == len(CardGame(3, seed=2).legal_moves())
@@ -74,9 +105,10 @@ from .batch.backends import Serial, Threads, worker_count
 from .batch.progress import progress_bar
 from .errors import GenialError, checked_flag, checked_int, excerpt
 from .policies import canonical, kernel_codes, kernel_policies, parse_policies
+from .racing import Race
 from .registry import AnalysisHooks, GameEntry, entry_of
-from .seeds import POLICY_STREAM, as_seed_sequence, child_seed, stream
-from .stats import Z95, wilson_interval
+from .seeds import POLICY_STREAM, as_seed_sequence, child_seed, seed_prefix, stream
+from .stats import Z95, BestSet, best_set, wilson_interval
 
 if TYPE_CHECKING:  # pragma: no cover  (annotations only: evaluate asks the registry)
     from .board.game import Game
@@ -88,7 +120,7 @@ if TYPE_CHECKING:  # pragma: no cover  (annotations only: evaluate asks the regi
     from .cards.notation import CardPosition
     from .cards.rules import CardRules
 
-__all__ = ["PLAYOUT_VERBS", "VIEWS", "Evaluation", "evaluate"]
+__all__ = ["PAIR_KEY", "PLAYOUT_VERBS", "VIEWS", "Evaluation", "evaluate"]
 
 View = Literal["player", "omniscient"]
 VIEWS: tuple[View, ...] = ("player", "omniscient")
@@ -105,6 +137,15 @@ ITEMS = 64
 """Work items a round is cut into when ``MIN_ITEM`` and ``ITEM`` allow: enough for the workers
 of a machine to finish together."""
 MAX_PLAYOUTS = 10**9
+CONFIDENCE = 0.95
+"""The family-wise confidence of the adaptive race's bounds and of the set of moves that may be
+best."""
+POSTERIOR_DRAWS = 4000
+"""Monte Carlo draws of the moves' posterior win rates behind ``p_best``."""
+PAIR_KEY = 0x7A1D
+"""The key of the child of the evaluation's root seed whose children ``(k, 0)`` and ``(k, 1)``
+are the chance and policy streams of playout ``k`` of every move (paired playouts; the work
+items use the children ``(r, i)``, ``p_best`` the child ``(2**32 - 1,)``)."""
 
 _SUMS = 6  # per move: playouts, outright wins, shared firsts, sum of ranks, of lowest, of lowest^2
 
@@ -140,12 +181,19 @@ class Evaluation:
     places of the seat to move, or of its team), ``shared`` (first places shared, not counted
     as wins), ``win_rate`` with ``win_lo``/``win_hi`` (95% Wilson), ``rank`` (mean rank, 0 =
     first), ``lowest`` (mean final lowest colour) with ``lowest_lo``/``lowest_hi`` (95% normal
-    interval) and ``points`` (what the placement scores now, before the cap; 0 for swap and
-    keep). ``metric`` is what the moves are ranked by: ``"win_rate"`` (then ``lowest``), or
-    ``"lowest"`` in the solo game. In the card game (``rules`` a ``CardRules``, ``phase``
-    ``"play"`` or ``"swap"``) ``lowest`` is the lowest marker and ``points`` how far the play
-    advances the seat's two markers now (``CardGame.gains``). In a game without a kernel
-    (``phase`` ``"move"``) ``lowest`` is the seat's final score and ``points`` 0.
+    interval), ``points`` (what the placement scores now, before the cap; 0 for swap and
+    keep), ``best`` (whether the move may be best at 95%: it is in ``best_set``) and ``p_best``
+    (its posterior probability of the highest win rate; NaN in the solo game). ``metric`` is
+    what the moves are ranked by: ``"win_rate"`` (then ``lowest``), or ``"lowest"`` in the solo
+    game. ``outcomes[i]``: the metric of every playout of ``rows[i]``'s move, in the order
+    played (1/0 for an outright win; the lowest in the solo game): ``outcomes[i][k]`` is
+    playout ``k`` of that move. ``paired``: whether playout ``k`` of every move drew from the
+    same streams (``evaluate(paired=...)``); ``best_set`` (a ``genial.stats.BestSet``, indexed
+    like ``rows``) is ``best_set(outcomes, paired=paired)``.
+    In the card game (``rules`` a ``CardRules``, ``phase`` ``"play"`` or ``"swap"``) ``lowest``
+    is the lowest marker and ``points`` how far the play advances the seat's two markers now
+    (``CardGame.gains``). In a game without a kernel (``phase`` ``"move"``) ``lowest`` is the
+    seat's final score and ``points`` 0.
     """
 
     position: str
@@ -161,6 +209,21 @@ class Evaluation:
     metric: str
     seed: np.random.SeedSequence | None = field(default=None, repr=False)
     seconds: float | None = None
+    best_set: BestSet | None = field(default=None, repr=False)
+    outcomes: tuple[npt.NDArray[np.int64], ...] = field(default=(), repr=False)
+    paired: bool = False
+
+    def tied(self) -> str:
+        """How many moves may be best, in words (``BestSet.words``), e.g. ``"2 of 2 moves are
+        statistically tied for first (95%)"``."""
+        if self.best_set is None:
+            return ""
+        return self.best_set.words("moves")
+
+    def _tied_line(self) -> str:
+        """The summary's line naming the set, and how its moves were compared."""
+        how = " (paired playouts)" if self.paired else ""
+        return f"{self.tied()}{how}: marked *"
 
     @property
     def best(self) -> Move | CardMove | Any:
@@ -213,19 +276,22 @@ class Evaluation:
             )
         for i, r in enumerate(self.rows[: max(int(rows), 0)]):
             low = f"[{r['lowest_lo']:5.2f}, {r['lowest_hi']:5.2f}]"
+            mark = "*" if r.get("best") else " "
             if solo:
                 lines.append(
-                    f"{i + 1:>4}  {r['move']:<14} {r['playouts']:>8,}  {r['lowest']:6.2f}  "
+                    f"{i + 1:>3}{mark}  {r['move']:<14} {r['playouts']:>8,}  {r['lowest']:6.2f}  "
                     f"{low:<15} {r['points']:>6}"
                 )
             else:
                 lines.append(
-                    f"{i + 1:>4}  {r['move']:<14} {r['playouts']:>8,}  {r['win_rate']:8.1%}  "
+                    f"{i + 1:>3}{mark}  {r['move']:<14} {r['playouts']:>8,}  {r['win_rate']:8.1%}  "
                     f"[{r['win_lo']:6.1%}, {r['win_hi']:6.1%}] {r['rank']:9.2f}  "
                     f"{r['lowest']:6.2f}  {low:<15} {r['points']:>6}"
                 )
         if len(self.rows) > rows:
             lines.append(f"   ... {len(self.rows) - rows:,} more moves")
+        if self.best_set is not None:
+            lines.append(self._tied_line())
         if self.seconds:
             lines.append(
                 f"{self.total_playouts / self.seconds:,.0f} playouts/s, {self.seconds:.2f} s"
@@ -247,14 +313,23 @@ class Evaluation:
             f"Evaluation(position={position!r}, rules={excerpt(self.rules, 200)}, "
             f"seat={self.seat}, phase={self.phase!r}, view={self.view!r}, "
             f"policy={excerpt(self.policy, 400)}, moves={len(self.rows)}, "
-            f"playouts={self.playouts}, adaptive={self.adaptive}, "
+            f"playouts={self.playouts}, adaptive={self.adaptive}, paired={self.paired}, "
             f"total_playouts={self.total_playouts}, best={best}{value})"
         )
 
     def _repr_html_(self) -> str:
+        import html
+        from dataclasses import replace
+
         from .render.html import evaluation_html
 
-        return evaluation_html(self)
+        marked = tuple(
+            {**r, "move": f"{r['move']} *" if r.get("best") else r["move"]} for r in self.rows
+        )
+        page = evaluation_html(replace(self, rows=marked))
+        if self.best_set is None:
+            return page
+        return page + f"<p>{html.escape(self._tied_line())}</p>"
 
 
 # -- checking the arguments --------------------------------------------------------------------
@@ -334,17 +409,24 @@ class _Plan:
     points: list[int]  # what each move scores now, by index into actions
     game: Any = None  # the game class (a game without a kernel)
     seats: tuple[tuple[str, float], ...] = ()  # each seat's policy and epsilon (the same)
+    solo: bool = False  # the metric is the lowest (else an outright win)
+    pair: np.random.SeedSequence | None = None  # paired: playout k's streams are its (k, 0/1)
+    prefix: npt.NDArray[np.uint32] | None = None  # seed_prefix(pair), for the kernel
 
 
-Task = tuple[int, int]
-"""A piece of work: (index of the move in the plan, playouts)."""
+Task = tuple[int, int, int]
+"""A piece of work: (index of the move in the plan, index of the piece's first playout among
+that move's playouts, playouts)."""
 
 
-def _play_item(item: tuple[_Plan, np.random.SeedSequence, list[Task]]) -> npt.NDArray[np.int64]:
+def _play_item(
+    item: tuple[_Plan, np.random.SeedSequence, list[Task]],
+) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.int64]]:
     """Play an item's tasks one after the other on the item's two streams; the sums of each
-    task's playouts (``_SUMS`` per task)."""
+    task's playouts (``_SUMS`` per task) and the metric of every playout (an outright win, or
+    the lowest in the solo game), in order."""
     plan, seed, tasks = item
-    counts = [n for _, n in tasks]
+    counts = [n for _, _, n in tasks]
     starts = np.zeros(len(tasks), dtype=np.int64)
     np.cumsum(counts[:-1], out=starts[1:])
     if plan.kind is None:
@@ -356,7 +438,7 @@ def _play_item(item: tuple[_Plan, np.random.SeedSequence, list[Task]]) -> npt.ND
         axis=1,
     )
     sums: npt.NDArray[np.int64] = np.add.reduceat(values, starts, axis=0)
-    return sums
+    return sums, (lowest if plan.solo else wins)
 
 
 Outcomes = tuple[npt.NDArray[np.int64], ...]
@@ -366,31 +448,54 @@ Outcomes = tuple[npt.NDArray[np.int64], ...]
 def _play_kernel(
     plan: _Plan, kind: AnalysisHooks, seed: np.random.SeedSequence, tasks: list[Task]
 ) -> Outcomes:
-    """The playouts of a game with a kernel: one ``run_chunk`` call, each game's first
-    decision forced."""
+    """The playouts of a game with a kernel, each game's first decision forced. Unpaired: one
+    ``run_chunk`` call on the item's two streams. Paired: one call per task, its game ``j``
+    playout ``first + j`` of its move, on that playout's own streams (``game_prefix``)."""
     chance = stream(seed)
     policy = stream(child_seed(seed, POLICY_STREAM))
-    total = sum(n for _, n in tasks)
+    total = sum(n for _, _, n in tasks)
     kernel = kind.kernel
     rows = np.zeros(total, dtype=kernel.ROW_DTYPE)
     seats = np.array([plan.seat], dtype=np.int16)
-    counts = [n for _, n in tasks]
-    each = np.repeat(np.array([plan.actions[m] for m, _ in tasks], dtype=np.int16), counts)
-    kernel.run_chunk(  # each game a placement (a play), or swap/keep at the swap decision, forced
-        plan.base,
-        chance,
-        policy,
-        False,
-        plan.codes,
-        plan.eps,
-        rows,
-        None,
-        seats,
-        each[:1],
-        view_seat=plan.view_seat,
-        forced_each=each,
-        **plan.extra,
-    )
+    if plan.pair is not None and plan.prefix is not None:
+        start = 0
+        for m, first, n in tasks:
+            kernel.run_chunk(  # (chance and policy are left untouched: each game's own streams)
+                plan.base,
+                chance,
+                policy,
+                False,
+                plan.codes,
+                plan.eps,
+                rows[start : start + n],
+                None,
+                seats,
+                np.array([plan.actions[m]], dtype=np.int16),
+                view_seat=plan.view_seat,
+                game_prefix=plan.prefix,
+                pool_size=plan.pair.pool_size,
+                first_game=first,
+                **plan.extra,
+            )
+            start += n
+    else:
+        counts = [n for _, _, n in tasks]
+        each = np.repeat(np.array([plan.actions[m] for m, _, _ in tasks], dtype=np.int16), counts)
+        kernel.run_chunk(  # each game a placement (a play), or swap/keep at the swap decision
+            plan.base,
+            chance,
+            policy,
+            False,
+            plan.codes,
+            plan.eps,
+            rows,
+            None,
+            seats,
+            each[:1],
+            view_seat=plan.view_seat,
+            forced_each=each,
+            **plan.extra,
+        )
     ranks = rows["ranks"][:, plan.seat].astype(np.int64)
     lowest = rows["scores"][:, plan.seat, :].min(axis=1).astype(np.int64)
     winner = rows["winner"].astype(np.int64)
@@ -400,17 +505,23 @@ def _play_kernel(
 
 
 def _play_out(plan: _Plan, seed: np.random.SeedSequence, tasks: list[Task]) -> Outcomes:
-    """The playouts of a game without a kernel, through the game's own verbs: playout ``k``
-    of the item is ``from_position(position, seed=s)``, ``s`` the ``k``-th 64-bit draw of the
-    item's chance stream (the game takes its chance and its policies' draws from that seed, as
-    the library's games do), the move played, then every seat's ``choose`` until it is over."""
+    """The playouts of a game without a kernel, through the game's own verbs: each playout is
+    ``from_position(position, seed=s)`` (the game takes its chance and its policies' draws from
+    that seed, as the library's games do), the move played, then every seat's ``choose`` until
+    it is over. Paired, ``s`` is the first 64-bit word of ``child_seed(pair, p)`` for playout
+    ``p`` of the move (the same for every move); unpaired, the next 64-bit draw of the item's
+    chance stream."""
     chance = stream(seed)
-    total = sum(n for _, n in tasks)
+    total = sum(n for _, _, n in tasks)
     out = np.zeros((4, total), dtype=np.int64)
     k = 0
-    for m, n in tasks:
-        for _ in range(n):
-            game = plan.game.from_position(plan.base, seed=int(chance.random_raw()))
+    for m, first, n in tasks:
+        for p in range(first, first + n):
+            if plan.pair is not None:
+                s = int(child_seed(plan.pair, p).generate_state(1, np.uint64)[0])
+            else:
+                s = int(chance.random_raw())
+            game = plan.game.from_position(plan.base, seed=s)
             game.play(plan.actions[m])
             while not game.is_over:
                 name, epsilon = plan.seats[game.current_player]
@@ -428,17 +539,18 @@ def _pack(tasks: Sequence[Task]) -> list[list[Task]]:
     """Cut the tasks into pieces and pack them, in order, into about ``ITEMS`` items (each of
     ``MIN_ITEM`` to about ``ITEM`` playouts; the last may hold fewer): the packing depends on
     the tasks only, so the results do not depend on the workers."""
-    total = sum(n for _, n in tasks)
+    total = sum(n for _, _, n in tasks)
     target = min(ITEM, max(MIN_ITEM, math.ceil(total / ITEMS)))
     piece = min(PIECE, target)
     items: list[list[Task]] = []
     current: list[Task] = []
     size = 0
-    for m, n in tasks:
+    for m, first, n in tasks:
         while n > 0:
             k = min(n, piece)
-            current.append((m, k))
+            current.append((m, first, k))
             size += k
+            first += k
             n -= k
             if size >= target:
                 items.append(current)
@@ -449,7 +561,8 @@ def _pack(tasks: Sequence[Task]) -> list[list[Task]]:
 
 
 class _Runner:
-    """Plays rounds of tasks on the workers and keeps every move's sums."""
+    """Plays rounds of tasks on the workers and keeps every move's sums and the metric of each
+    of its playouts (``outcomes``, in playout order)."""
 
     def __init__(self, plan: _Plan, root: np.random.SeedSequence, workers: int, bar: Any) -> None:
         self.plan = plan
@@ -457,9 +570,18 @@ class _Runner:
         self.workers = workers
         self.bar = bar
         self.sums = np.zeros((len(plan.actions), _SUMS), dtype=np.int64)
+        self.pieces: list[list[tuple[int, npt.NDArray[np.int64]]]] = [[] for _ in plan.actions]
         self.round = 0
+        self.played = 0
 
-    def play(self, tasks: Sequence[Task]) -> None:
+    def play(self, wanted: Sequence[tuple[int, int]]) -> None:
+        """Play ``n`` more playouts of move ``m`` for each ``(m, n)`` of ``wanted``: its
+        playouts from the index of its next one (the playouts it has so far)."""
+        following = {m: int(self.sums[m, 0]) for m, _ in wanted}
+        tasks: list[Task] = []
+        for m, n in wanted:
+            tasks.append((m, following[m], n))
+            following[m] += n
         packed = _pack(tasks)
         items = [
             (self.plan, child_seed(self.root, self.round, i), item) for i, item in enumerate(packed)
@@ -468,13 +590,27 @@ class _Runner:
         backend = Serial() if self.workers == 1 or len(items) <= 1 else Threads(self.workers)
         results = backend.map(_play_item, items)
         try:
-            for (_, _, item), sums in zip(items, results, strict=True):
-                for (m, _), s in zip(item, sums, strict=True):
+            for (_, _, item), (sums, values) in zip(items, results, strict=True):
+                start = 0
+                for (m, first, n), s in zip(item, sums, strict=True):
                     self.sums[m] += s
+                    self.pieces[m].append((first, values[start : start + n]))
+                    start += n
+                self.played += start
                 if self.bar:
-                    self.bar(sum(n for _, n in item))
+                    self.bar(start)
         finally:
             results.close()
+
+    def outcomes(self, m: int) -> npt.NDArray[np.int64]:
+        """The metric of every playout of move ``m``, in playout order (entry ``k``: its
+        playout ``k``)."""
+        pieces = [values for _, values in sorted(self.pieces[m], key=lambda piece: piece[0])]
+        return np.concatenate(pieces) if pieces else np.zeros(0, dtype=np.int64)
+
+    def metric_sum(self, m: int) -> int:
+        """The sum of move ``m``'s metric over its playouts."""
+        return int(self.sums[m, 4 if self.plan.solo else 1])
 
 
 def _stats(sums: npt.NDArray[np.int64]) -> dict[str, npt.NDArray[Any]]:
@@ -509,17 +645,50 @@ def _order_key(metric: str) -> Any:
     return key
 
 
-def _schedule(n_moves: int, playouts: int, first: int) -> list[tuple[int, int]]:
-    """Successive halving: ``(moves kept, playouts each)`` per round, from ``first`` playouts
-    for every move, doubling for the better half, up to ``playouts``."""
-    out = []
-    kept, each = n_moves, min(first, playouts)
+def _span(kind: AnalysisHooks | None, rules: Any, solo: bool) -> float | None:
+    """The range of a playout's metric, for the race's Hoeffding bounds: 1 for a win; the
+    counters' maximum (``rules.cap``) for the lowest of a game with a kernel; None (unknown)
+    for the lowest of a game without one."""
+    if not solo:
+        return 1.0
+    cap = getattr(rules, "cap", None) if kind is not None else None
+    if isinstance(cap, int) and not isinstance(cap, bool) and cap > 0:
+        return float(cap)
+    return None
+
+
+def _race(runner: _Runner, race: Race) -> None:
+    """Successive elimination (``genial.racing.Race``): bring every move in the race to its
+    round's target, record what it added, and drop the moves whose upper bound is below the
+    best lower bound, until the moves left have the race's cap."""
     while True:
-        out.append((kept, each))
-        if each >= playouts:
-            return out
-        kept = max(1, math.ceil(kept / 2))
-        each = min(2 * each, playouts)
+        targets = race.targets()
+        before = {m: (int(runner.sums[m, 0]), runner.metric_sum(m)) for m in targets}
+        runner.play([(m, t - before[m][0]) for m, t in targets.items() if t > before[m][0]])
+        for m, (count, total) in before.items():
+            added = int(runner.sums[m, 0]) - count
+            race.record(m, count=added, total=float(runner.metric_sum(m) - total))
+        if race.done:
+            return
+        race.end_round()
+
+
+def _p_best(sums: npt.NDArray[np.int64], root: np.random.SeedSequence) -> npt.NDArray[np.float64]:
+    """Each move's posterior probability of the highest win rate: independent Beta(1 + wins,
+    1 + other playouts) posteriors (uniform priors), ``POSTERIOR_DRAWS`` Monte Carlo draws from
+    the seed's child ``(2**32 - 1,)`` (the rounds' items use the children ``(r, i)``), so the
+    same seed gives the same column."""
+    n, wins = sums[:, 0], sums[:, 1]
+    rng = np.random.Generator(stream(child_seed(root, 2**32 - 1)))
+    counts = np.zeros(len(n), dtype=np.int64)
+    left = POSTERIOR_DRAWS
+    while left > 0:
+        k = min(left, 1000)
+        draws = rng.beta(1 + wins, 1 + n - wins, size=(k, len(n)))
+        counts += np.bincount(draws.argmax(axis=1), minlength=len(n))
+        left -= k
+    out: npt.NDArray[np.float64] = counts / POSTERIOR_DRAWS
+    return out
 
 
 def evaluate(
@@ -535,6 +704,7 @@ def evaluate(
     moves: Sequence[Move | CardMove | str | int | Any] | None = None,
     progress: bool = False,
     epsilon: float = 0.1,
+    paired: bool = True,
 ) -> Evaluation:
     """Play out every legal decision of the seat to move and rank them.
 
@@ -562,19 +732,27 @@ def evaluate(
         What the playouts know: only what the seat to move sees (the hidden tiles redealt
         before every playout), or the real racks (module docstring).
     adaptive : bool
-        Successive halving from ``min_playouts`` a move up to ``playouts`` (module docstring).
+        Successive elimination from ``min_playouts`` a move up to ``playouts``: a move is
+        dropped only when its upper bound is below the best lower bound, at a family-wise 95%
+        over the moves and the rounds (module docstring).
     moves : sequence of moves, optional
         Evaluate only these legal moves.
     progress : bool
         A progress bar over the playouts.
     epsilon : float
         Epsilon of ``"epsilon-greedy"`` seats given without their own.
+    paired : bool
+        Playout ``k`` of every move on the same streams, the children ``(k, 0)`` (chance: the
+        redeal, the draws) and ``(k, 1)`` (policies) of ``child_seed(root, PAIR_KEY)``, and
+        the moves compared game by game (``best_set(paired=True)``); ``False``: each work
+        item's playouts on the item's own streams, compared as independent (module docstring).
     """
     found, dealt = _as_game(game)
     n_playouts = checked_int(playouts, "playouts", 1, MAX_PLAYOUTS)
     first = checked_int(min_playouts, "min_playouts", 1, MAX_PLAYOUTS)
     adaptive = checked_flag(adaptive, "adaptive")
     progress = checked_flag(progress, "progress")
+    paired = checked_flag(paired, "paired")
     if view not in VIEWS:
         raise GenialError(f"view must be 'player' or 'omniscient', got {excerpt(view)}")
     n_workers = worker_count(-1 if workers is None else workers)
@@ -635,30 +813,34 @@ def evaluate(
         points=points,
         game=found.game,
         seats=tuple(zip(names, epsilons, strict=True)),
+        solo=rules.players == 1,
     )
-    metric = "lowest" if rules.players == 1 else "win_rate"
+    metric = "lowest" if plan.solo else "win_rate"
     root = as_seed_sequence(seed)
-    rounds = (
-        _schedule(len(actions), n_playouts, first) if adaptive else [(len(actions), n_playouts)]
-    )
-    total = 0
-    done = 0
-    for kept, each in rounds:
-        total += kept * (each - done)
-        done = each
+    if paired:
+        plan.pair = child_seed(root, PAIR_KEY)
+        plan.prefix = seed_prefix(plan.pair) if kind is not None else None
+    span = _span(kind, rules, plan.solo)
+    total = len(actions) * n_playouts  # at most (the race may drop moves)
     bar = progress_bar(total, progress, unit="playouts")
     runner = _Runner(plan, root, n_workers, bar)
     began = time.perf_counter()
-    active = list(range(len(actions)))
-    for kept, each in rounds:
-        if kept < len(active):
-            ranked = sorted(_rows(runner.sums, active, plan), key=_order_key(metric))
-            active = sorted(row["index"] for row in ranked[:kept])
-        runner.play([(m, each - int(runner.sums[m, 0])) for m in active])
+    if adaptive and span is not None:
+        race = Race(len(actions), cap=n_playouts, batch=first, confidence=CONFIDENCE, span=span)
+        _race(runner, race)
+    else:
+        runner.play([(m, n_playouts) for m in range(len(actions))])
+    if bar and runner.played < total:
+        bar(total - runner.played)  # (the playouts of the moves dropped: the bar ends)
     seconds = time.perf_counter() - began
     rows = sorted(_rows(runner.sums, range(len(actions)), plan), key=_order_key(metric))
-    for row in rows:
-        del row["index"]
+    order = [int(row.pop("index")) for row in rows]
+    outcomes = tuple(runner.outcomes(m) for m in order)
+    tied = best_set(outcomes, confidence=CONFIDENCE, paired=paired)
+    p_best = None if plan.solo else _p_best(runner.sums[order], root)
+    for i, row in enumerate(rows):
+        row["best"] = bool(tied.mask[i])
+        row["p_best"] = math.nan if p_best is None else float(p_best[i])
     return Evaluation(
         position=text,
         rules=rules,
@@ -673,6 +855,9 @@ def evaluate(
         metric=metric,
         seed=root,
         seconds=seconds,
+        best_set=tied,
+        outcomes=outcomes,
+        paired=paired,
     )
 
 

@@ -1,13 +1,13 @@
 """The ``genial`` command line. It only calls the library.
 
-Every verb (``play``, ``simulate``, ``openings``, ``analyse``, ``arena``, ``match``,
-``replay``, ``learn``) is one command; ``--game NAME`` (default ``board``) chooses the game from the
-registry (``genial.registry``), never by a name written here: the game's entry names the module
-of its part of the command line (``GameEntry.cli``), which says which verbs the game has and
-adds the game's own options (its rules) to each. ``genial VERB --game NAME --help`` shows that
-game's options; ``genial cards VERB`` is another spelling of ``genial VERB --game cards`` (so
-for every game but the default one). A verb the game has not, or an unknown game, is refused as
-a bad argument.
+Every verb (``play``, ``simulate``, ``openings``, ``advantage``, ``analyse``, ``arena``, ``match``,
+``replay``, ``learn``) is one command; ``--game NAME`` (default ``board``) chooses the game from
+the registry (``genial.registry``), never by a name written here: the game's entry names the module
+of its part of the command line (``GameEntry.cli``), which says which verbs the game has and adds
+the game's own options (its rules) to each. ``genial VERB --game NAME --help`` shows that game's
+options; ``genial cards VERB`` is another spelling of ``genial VERB --game cards`` (so for every
+game but the default one). A verb the game has not, or an unknown game, is refused as a bad
+argument.
 
 Everything a run needs is checked before the first game is played: the arguments, the output
 paths (their directory exists and is writable, their extension names a format) and the optional
@@ -274,7 +274,7 @@ DEFAULT_GAME = "board"
 
 _PLAIN_VERBS = ("play", "simulate", "analyse", "arena", "replay")
 """The verbs of a game whose entry names no command-line module (its default rules)."""
-_OWN_VERBS = frozenset({"openings", "match"})
+_OWN_VERBS = frozenset({"openings", "advantage", "match"})
 """Verbs whose library function is the game's own (its command-line module's of that name)."""
 
 
@@ -918,6 +918,8 @@ def _openings(args: argparse.Namespace, session: _Session) -> int:
             progress=_progress_on(args),
             epsilon=args.epsilon,
             **race,
+            **({"confirm": args.confirm} if args.confirm else {}),
+            **({} if args.paired else {"paired": False}),
         )
     session.finished = True
     writes: list[tuple[_Output, Callable[[str], object]]] = []
@@ -951,6 +953,39 @@ def _match(args: argparse.Namespace, session: _Session) -> int:
     )
     session.finished = True
     session.say(result)
+    return 0
+
+
+def _advantage(args: argparse.Namespace, session: _Session) -> int:
+    """``genial advantage``: every seat's win rate per rules and policy (the game's
+    ``advantage``, the board game's ``genial.board.advantage.first_player_advantage``)."""
+    commands = _commands(args)
+    advantage, words = commands.call("advantage"), commands.call("advantage_text")
+    table = _output("--out", args.out, {".csv": TABLES[".csv"]}) if args.out is not None else None
+    session.outputs = [table] if table else []
+    _require(("pandas",), "pandas", "genial advantage (its table)")
+    chosen: dict[str, Any] = {}
+    if args.players is not None:
+        chosen["players"] = [item for items in args.players for item in items]
+    policies = [name for names in args.policy or [["random", "greedy"]] for name in names]
+    result = advantage(
+        **chosen,
+        policies=policies,
+        games=args.games,
+        seed=args.seed,
+        workers=_workers(args),
+        teams=args.teams,
+        tournament=args.tournament,
+        tiles=args.tiles,
+        progress=_progress_on(args),
+    )
+    session.finished = True
+    if table:
+        text = result.to_csv(index=False)
+        _write_all([(table, _text_writer(text))])
+    session.say(words(result))
+    if table:
+        session.say(f"{len(result)} rows written to {args.out}")
     return 0
 
 
@@ -1031,11 +1066,23 @@ def _analyse(args: argparse.Namespace, session: _Session) -> int:
     from .analysis import evaluate
 
     own = _commands(args).entry
+    if (args.position is None) == (args.record is None):
+        raise CommandLineError("give either POSITION or --record FILE --move N")
+    if (args.record is None) != (args.move is None):
+        raise CommandLineError("--record FILE and --move N go together")
+    table = _output("--out", args.out, TABLES) if args.out is not None else None
+    session.outputs = [table] if table else []
+    if table:
+        _require(("pandas",), "pandas", "genial analyse --out (its table)")
+    _require_formats(session.outputs)
     position: Any = args.position
-    if own.position is not None:
+    if args.record is not None:
+        position = _recorded_position(args.record, args.move, args.game)
+    elif own.position is not None:
         try:
             position = own.position.parse(args.position)
         except GenialError as exc:
+            _refuse_record(args.position)
             other = _reader_of(args.position, own)
             if other is None:
                 raise exc from None
@@ -1043,6 +1090,8 @@ def _analyse(args: argparse.Namespace, session: _Session) -> int:
                 f"POSITION is a position of the game {other.name!r}: analyse it with "
                 + _spelling("analyse", other.name)
             ) from None
+    else:
+        _refuse_record(args.position)
     result = evaluate(
         position,
         playouts=args.playouts,
@@ -1054,10 +1103,54 @@ def _analyse(args: argparse.Namespace, session: _Session) -> int:
         min_playouts=args.min_playouts,
         progress=_progress_on(args),
         epsilon=args.epsilon,
+        paired=args.paired,
     )
     session.finished = True
+    if table:
+        frame = result.table
+        write = frame.to_csv if table.extension == ".csv" else frame.to_parquet
+        _write_all([(table, lambda path: write(path, index=False))])
     session.say(result.summary(rows=args.rows))
+    if table:
+        session.say(f"{len(result.rows)} moves written to {args.out}")
     return 0
+
+
+def _recorded_position(path: str, move: int, game: str | None) -> Any:
+    """The game of the record at ``path`` before its move ``move`` (counted from 0: the
+    position after its first ``move`` moves), read by the guarded record reader and replayed
+    by its game's reader."""
+    record = _read_record(path)
+    shown = excerpt(path, PATH_LIMIT)
+    try:  # the whole record replayed first: its reader says what is wrong with it
+        _replayed(record, game, shown)
+        moves = record["moves"]
+        if move > len(moves):
+            raise CommandLineError(
+                f"--move {move}: the record {shown} has {len(moves)} moves (--move 0 to "
+                f"{len(moves)}: the position before that move)"
+            )
+        return _replayed({**record, "moves": moves[:move]}, game, shown)
+    except GenialError as exc:
+        raise CommandLineError(f"record {shown}: {exc}") from None
+
+
+def _refuse_record(text: str) -> None:
+    """A game record (a file, or its JSON) given as POSITION: refused, pointing to
+    ``--record FILE --move N``."""
+    what = None
+    if text.lstrip().startswith("{") and '"moves"' in text:
+        what = "a game record (JSON)"
+    elif path_problem(text) is None:
+        with contextlib.suppress(OSError, ValueError):
+            if os.path.isfile(text):
+                what = "a file (a game record?)"
+    if what is not None:
+        raise CommandLineError(
+            f"POSITION {excerpt(text, PATH_LIMIT)} is {what}, not a position text: analyse a "
+            "recorded game's position with --record FILE --move N (the position before move N, "
+            "counted from 0)"
+        )
 
 
 def _reader_of(text: str, own: GameEntry) -> GameEntry | None:
@@ -1209,8 +1302,9 @@ def _add_seed(parser: argparse.ArgumentParser) -> None:
 
 
 POLICY_NAMES = (
-    "random, greedy, epsilon-greedy, epsilon-greedy:EPS; the board game's also value, value:kK, "
-    "mc:N, mcts:N and their options (mc:N:value, mcts:N:value, kK, dD, cX: docs/search.md)"
+    "random, greedy, epsilon-greedy, epsilon-greedy:EPS; the board game's also strong (the preset "
+    "mc:100:value), value, value:kK, mc:N, mcts:N and their options (mc:N:value, mcts:N:value, "
+    "kK, dD, cX: docs/search.md)"
 )
 
 
@@ -1383,6 +1477,21 @@ def _add_openings(parser: argparse.ArgumentParser, game: _Commands) -> None:
         "--reply-to", metavar="MOVE", help="analyse the second player's replies to this opening"
     )
     parser.add_argument(
+        "--paired",
+        action=argparse.BooleanOptionalAction,
+        default=True,
+        help="game j of every class on the same draws (common random numbers; default); "
+        "--no-paired: every class on its own seed",
+    )
+    parser.add_argument(
+        "--confirm",
+        type=_integer(0),
+        default=0,
+        metavar="N",
+        help="play each class that may be best N more times on fresh games, for estimates free "
+        "of the selection's bias (docs/openings.md); default 0: none",
+    )
+    parser.add_argument(
         "--rows", type=_integer(0), default=10, metavar="N", help="best and worst rows to print"
     )
     parser.add_argument(
@@ -1424,10 +1533,63 @@ def _add_openings(parser: argparse.ArgumentParser, game: _Commands) -> None:
     _add_progress(parser)
 
 
+def _policy_names(text: str) -> list[str]:
+    """``advantage --policy``: a comma list of policy names, each checked."""
+    return [_policy_name(name.strip()) for name in text.split(",")]
+
+
+def _add_advantage(parser: argparse.ArgumentParser, game: _Commands) -> None:
+    """``genial advantage``: the game's ``advantage`` (the board game's
+    ``genial.board.advantage.first_player_advantage``)."""
+    _add_count(
+        parser,
+        "--games",
+        "games",
+        100_000,
+        "games per rules and policy: 100000, 100_000 or 1e5; at most 1e12",
+    )
+    parser.add_argument(
+        "--policy",
+        action="extend",
+        nargs="+",
+        type=_policy_names,
+        metavar="POLICY",
+        help=f"{POLICY_NAMES}; each played at every seat, one table row each: repeated or a "
+        "comma list (--policy random,greedy) (default: random greedy)",
+    )
+    parser.add_argument(
+        "--workers",
+        type=_integer(1, 1024, also=-1),
+        default=None,
+        metavar="N",
+        help="threads, -1 for every core; the results do not depend on it (default: -1, "
+        "every core)",
+    )
+    _add_seed(parser)
+    parser.add_argument("--out", metavar="FILE.csv", help="write the table (CSV) here")
+    _add_progress(parser)
+
+
 def _add_analyse(parser: argparse.ArgumentParser, game: _Commands) -> None:
     """``genial analyse``: ``genial.analysis.evaluate``."""
     parser.add_argument(
-        "position", metavar="POSITION", help="a position text (game.to_text(), quoted)"
+        "position",
+        metavar="POSITION",
+        nargs="?",
+        help="a position text (game.to_text(), quoted); or --record FILE --move N",
+    )
+    parser.add_argument(
+        "--record", metavar="FILE", help="a game record (JSON): analyse its position at --move"
+    )
+    parser.add_argument(
+        "--move",
+        type=_integer(0),
+        metavar="N",
+        help="with --record: the position before move N (counted from 0; N = the record's "
+        "length: its last position)",
+    )
+    parser.add_argument(
+        "--out", metavar="FILE", help="write the table: .csv, or .parquet (genial-sim[parquet])"
     )
     _add_count(
         parser,
@@ -1445,7 +1607,17 @@ def _add_analyse(parser: argparse.ArgumentParser, game: _Commands) -> None:
         + game.hidden.replace("%", "%%"),
     )
     parser.add_argument(
-        "--adaptive", action="store_true", help="successive halving from --min-playouts"
+        "--adaptive",
+        action="store_true",
+        help="successive elimination from --min-playouts: a move is dropped once its upper "
+        "bound is below the best lower bound (95%% over the moves and rounds)",
+    )
+    parser.add_argument(
+        "--paired",
+        action=argparse.BooleanOptionalAction,
+        default=True,
+        help="playout k of every move on the same draws (common random numbers; default); "
+        "--no-paired: every move's playouts independent",
     )
     _add_count(
         parser,
@@ -1529,6 +1701,12 @@ _VERBS = {
     ),
     "openings": _Verb(
         "win rates of every class of first placements, with intervals", _add_openings, _openings
+    ),
+    "advantage": _Verb(
+        "every seat's win rate per rules and policy: the first player's advantage, the best "
+        "seats",
+        _add_advantage,
+        _advantage,
     ),
     "analyse": _Verb(
         "every legal decision of a position played out and ranked, with intervals",

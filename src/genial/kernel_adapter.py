@@ -16,6 +16,7 @@ import numpy.typing as npt
 
 from .policies import kernel_policies
 from .records import RecordFormat
+from .seeds import seed_prefix
 
 if TYPE_CHECKING:  # pragma: no cover
     from .batch.spec import BatchSpec
@@ -61,8 +62,19 @@ class KernelAdapter:
         chance: np.random.BitGenerator,
         policy: np.random.BitGenerator,
         size: int,
+        first_game: int = 0,
     ) -> tuple[npt.NDArray[Any], npt.NDArray[Any] | None]:
+        """Play ``size`` games of ``spec`` on the ``chance`` and ``policy`` streams; a paired
+        spec (``BatchSpec.paired``) plays game ``first_game + g`` of the batch on that game's
+        own streams instead (the kernel's ``game_prefix``)."""
         core, deal = self.start(spec)
+        paired: dict[str, Any] = {}
+        if spec.paired:
+            paired = {
+                "game_prefix": seed_prefix(spec.seed),
+                "pool_size": spec.seed.pool_size,
+                "first_game": int(first_game),
+            }
         codes, eps, search = kernel_policies(spec.policies, spec.epsilons)
         rows = np.zeros(size, dtype=self.kernel.ROW_DTYPE)
         logs = np.zeros(size, dtype=self.kernel.LOG_DTYPE) if spec.records else None
@@ -79,6 +91,7 @@ class KernelAdapter:
             seats,
             actions,
             search=search if self.search else None,
+            **paired,
         )
         return rows, logs
 

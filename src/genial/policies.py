@@ -51,6 +51,7 @@ from .errors import GenialError, checked_real, excerpt
 __all__ = [
     "DEFAULT_EPSILON",
     "POLICIES",
+    "PRESETS",
     "SEARCH_POLICIES",
     "SearchSpec",
     "canonical",
@@ -72,6 +73,11 @@ DEFAULT_TOP_K = 10
 DEFAULT_EXPLORE = 0.7
 MAX_EXPLORE = 10.0
 _MAX_NAME = 40
+PRESETS = {"strong": "mc:100:value"}
+"""Named policies: ``strong`` is the strongest policy affordable for whole opening tables (the
+books' policy from their next edition on; docs/search.md): 100 playouts per decision among
+greedy's best 10 moves, each cut and scored by the learned evaluation. A preset stands for its
+policy everywhere and is recorded under that policy's canonical name."""
 
 
 @dataclass(frozen=True)
@@ -133,8 +139,8 @@ def policy_families(search: bool = True) -> str:
     if not search:
         return f"expected {plain}"
     return (
-        f"expected {plain}, or the board game's value, value:kK, mc:N, mcts:N and their "
-        "options (mc:200:value, mcts:500:k8; docs/search.md)"
+        f"expected {plain}, or the board game's strong (mc:100:value), value, value:kK, mc:N, "
+        "mcts:N and their options (mc:200:value, mcts:500:k8; docs/search.md)"
     )
 
 
@@ -271,6 +277,10 @@ def parse_policy(
     game without search policies)."""
     if not isinstance(name, str) or len(name) > _MAX_NAME:
         raise GenialError(f"a policy is a name like 'greedy', got {excerpt(name)}")
+    if name in PRESETS:
+        if not search:
+            raise GenialError(f"policy {excerpt(name)}: a preset of the board game's policies")
+        name = PRESETS[name]
     base, _, param = name.partition(":")
     if base in SEARCH_POLICIES:
         if not search:

@@ -31,17 +31,18 @@ from __future__ import annotations
 
 import itertools
 import operator
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from typing import Any
 
 import numpy as np
+import numpy.typing as npt
 
 from .errors import GenialError, excerpt
 
 __all__ = [
     "MAX_SEED_BITS",
     "POLICY_STREAM",
-    "as_seed_sequence", "child_seed", "copy_bit_generator", "seed_words", "stream"]
+    "as_seed_sequence", "child_seed", "copy_bit_generator", "seed_prefix", "seed_words", "stream"]
 
 POLICY_STREAM = 2**32
 """Spawn key of a game's policy stream (its chance stream is the root itself)."""
@@ -183,3 +184,45 @@ def bit_generator_from_state(state: dict[str, Any]) -> np.random.PCG64:
     other = np.random.PCG64(_QUIET)
     other.state = state  # type: ignore[assignment]
     return other
+
+
+# -- the words of a root that precede a child's own key words (the kernels seed from them) ------
+
+
+def _int_words(value: int) -> list[int]:
+    """SeedSequence's 32-bit words of a non-negative int (lowest first; 0 is [0])."""
+    if value < 0:
+        raise GenialError(f"seed entropy must be non-negative, got {excerpt(value)}")
+    words = [value & 0xFFFFFFFF]
+    value >>= 32
+    while value:
+        words.append(value & 0xFFFFFFFF)
+        value >>= 32
+    return words
+
+
+def _entropy_words(x: Any) -> list[int]:
+    """The uint32 words numpy's SeedSequence makes of an entropy or spawn key value."""
+    if isinstance(x, np.ndarray) and x.dtype == np.uint32:
+        return [int(w) for w in x.reshape(-1)]
+    if isinstance(x, str):
+        x = int(x, 16) if x.startswith("0x") else int(x)
+    if isinstance(x, (int, np.integer)) and not isinstance(x, (bool, np.bool_)):
+        return _int_words(int(x))
+    if isinstance(x, (Sequence, np.ndarray)):
+        return [w for v in x for w in _entropy_words(v)]
+    raise GenialError(f"cannot read seed entropy {excerpt(x)}")
+
+
+def seed_prefix(root: np.random.SeedSequence) -> npt.NDArray[np.uint32]:
+    """The words of ``root``'s assembled entropy that precede a child's own key words: what a
+    kernel seeds ``PCG64(child_seed(root, x, y))`` from without the GIL (``genial._pcg``).
+
+    >>> seed_prefix(np.random.SeedSequence(1)).tolist()  # entropy padded to the pool, no key
+    [1, 0, 0, 0]
+    >>> _int_words(2**32 + 5)
+    [5, 1]
+    """
+    run = _entropy_words(root.entropy)
+    run += [0] * (root.pool_size - len(run))  # a child always has a spawn key: padded
+    return np.array(run + _entropy_words(list(root.spawn_key)), dtype=np.uint32)

@@ -19,7 +19,15 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-__all__ = ["Z95", "BestSet", "best_set", "holm", "mean_interval", "wilson_interval"]
+__all__ = [
+    "Z95",
+    "BestSet",
+    "best_set",
+    "best_set_of_means",
+    "holm",
+    "mean_interval",
+    "wilson_interval",
+]
 
 Z95 = 1.959963984540054
 """The normal quantile of a two-sided 95% interval."""
@@ -134,33 +142,120 @@ def best_set(
         raise ValueError("best_set needs at least one candidate")
     if not larger:
         data = [-x for x in data]
+    if not paired:
+        return best_set_of_means(
+            [x.mean() if len(x) else math.nan for x in data],
+            [x.var(ddof=1) if len(x) > 1 else math.inf for x in data],
+            [len(x) for x in data],
+            confidence=confidence,
+        )
     lower = np.zeros(k)
     upper = np.zeros(k)
     if k > 1:
         t = NormalDist().inv_cdf(1.0 - (1.0 - float(confidence)) / (k - 1))
-        counts = np.array([len(x) for x in data])
-        means = np.array([x.mean() if len(x) else np.nan for x in data])
-        variances = np.array([x.var(ddof=1) if len(x) > 1 else np.inf for x in data])
-        for i in range(k):
-            diff = np.empty(k)
-            half = np.empty(k)
-            for j in range(k):
-                if j == i:
-                    diff[j], half[j] = 0.0, 0.0
-                    continue
-                if paired:
-                    m = min(counts[i], counts[j])
-                    d = data[i][:m] - data[j][:m]
-                    diff[j] = d.mean() if m else np.nan
-                    half[j] = t * math.sqrt(d.var(ddof=1) / m) if m > 1 else np.inf
-                else:
-                    diff[j] = means[i] - means[j]
-                    spread = variances[i] / max(counts[i], 1) + variances[j] / max(counts[j], 1)
-                    half[j] = t * math.sqrt(spread)
-            others = np.arange(k) != i
-            with np.errstate(invalid="ignore"):
-                hi = np.where(np.isnan(diff), np.inf, diff + half)[others].min()
-                lo = np.where(np.isnan(diff), -np.inf, diff - half)[others].min()
-            upper[i], lower[i] = float(hi), float(lo)
+        diff, half = _paired_differences(data, t)
+        upper, lower = _all_bounds(diff, half)
     mask = upper >= 0
     return BestSet(mask=mask, lower=lower, upper=upper, confidence=float(confidence), paired=paired)
+
+
+def _paired_differences(
+    data: Sequence[npt.NDArray[np.float64]], t: float
+) -> tuple[npt.NDArray[np.float64], npt.NDArray[np.float64]]:
+    """``diff[i, j]``: the mean of ``data[i][g] - data[j][g]`` over their first
+    ``m = min(n_i, n_j)`` games, and ``half[i, j]``: ``t`` times its standard error (NaN and
+    inf where ``m`` is too small). By sums and products per common length (a few matrix
+    products, not a loop over the pairs): a difference's sum of squares is
+    ``sum a^2 + sum b^2 - 2 sum ab``."""
+    k = len(data)
+    counts = np.array([len(x) for x in data])
+    common = np.minimum.outer(counts, counts)
+    diff = np.full((k, k), np.nan)
+    spread = np.full((k, k), np.nan)
+    for length in np.unique(counts):
+        if length == 0:
+            continue
+        rows = np.flatnonzero(counts >= length)
+        block = np.stack([data[int(r)][:length] for r in rows])
+        s1 = block.sum(axis=1)
+        s2 = np.einsum("ij,ij->i", block, block)
+        cross = block @ block.T
+        mean = (s1[:, None] - s1[None, :]) / length
+        squares = s2[:, None] + s2[None, :] - 2.0 * cross
+        if length > 1:
+            var = np.maximum(squares - length * mean * mean, 0.0) / (length - 1)
+        else:
+            var = np.full_like(mean, np.inf)
+        here = common[np.ix_(rows, rows)] == length
+        grid = np.ix_(rows, rows)
+        diff[grid] = np.where(here, mean, diff[grid])
+        spread[grid] = np.where(here, var, spread[grid])
+    with np.errstate(divide="ignore", invalid="ignore"):
+        half = np.where(common > 1, t * np.sqrt(spread / np.maximum(common, 1)), np.inf)
+    return diff, half
+
+
+def _all_bounds(
+    diff: npt.NDArray[np.float64], half: npt.NDArray[np.float64]
+) -> tuple[npt.NDArray[np.float64], npt.NDArray[np.float64]]:
+    """Every candidate's MCB bounds (``_bounds`` for all rows at once)."""
+    with np.errstate(invalid="ignore"):
+        hi = np.where(np.isnan(diff), np.inf, diff + half)
+        lo = np.where(np.isnan(diff), -np.inf, diff - half)
+    np.fill_diagonal(hi, np.inf)
+    np.fill_diagonal(lo, np.inf)
+    return hi.min(axis=1), lo.min(axis=1)
+
+
+def _bounds(
+    diff: npt.NDArray[np.float64], half: npt.NDArray[np.float64], i: int
+) -> tuple[float, float]:
+    """Candidate ``i``'s MCB bounds from its differences to the others and their half widths."""
+    others = np.arange(len(diff)) != i
+    with np.errstate(invalid="ignore"):
+        hi = np.where(np.isnan(diff), np.inf, diff + half)[others].min()
+        lo = np.where(np.isnan(diff), -np.inf, diff - half)[others].min()
+    return float(hi), float(lo)
+
+
+def best_set_of_means(
+    means: npt.ArrayLike,
+    variances: npt.ArrayLike,
+    counts: npt.ArrayLike,
+    *,
+    confidence: float = 0.95,
+    larger: bool = True,
+) -> BestSet:
+    """``best_set(..., paired=False)`` from each candidate's mean, sample variance and number
+    of games (what a table of independent candidates keeps): candidate ``i`` is out when
+    ``mean_i - mean_j + t * sqrt(var_i / n_i + var_j / n_j) < 0`` for some ``j``.
+
+    >>> best_set_of_means([0.55, 0.52, 0.40], [0.25, 0.25, 0.24], [1000, 1000, 1000]).mask.tolist()
+    [True, True, False]
+    """
+    if isinstance(confidence, bool) or not isinstance(confidence, (int, float)):
+        raise ValueError(f"confidence must be a number in (0, 1), got {confidence!r}")
+    if not 0.0 < float(confidence) < 1.0:
+        raise ValueError(f"confidence must be in (0, 1), got {confidence!r}")
+    mean = np.asarray(means, dtype=np.float64).ravel()
+    if not larger:
+        mean = -mean
+    spread = np.asarray(variances, dtype=np.float64).ravel()
+    n = np.asarray(counts, dtype=np.float64).ravel()
+    k = len(mean)
+    if k == 0:
+        raise ValueError("best_set needs at least one candidate")
+    if len(spread) != k or len(n) != k:
+        raise ValueError("means, variances and counts must have one value per candidate")
+    lower = np.zeros(k)
+    upper = np.zeros(k)
+    if k > 1:
+        t = NormalDist().inv_cdf(1.0 - (1.0 - float(confidence)) / (k - 1))
+        with np.errstate(divide="ignore", invalid="ignore"):
+            share = np.where((n > 1) & np.isfinite(spread), spread / np.maximum(n, 1), np.inf)
+            for i in range(k):
+                diff = mean[i] - mean
+                half = t * np.sqrt(share[i] + share)
+                upper[i], lower[i] = _bounds(diff, half, i)
+    mask = upper >= 0
+    return BestSet(mask=mask, lower=lower, upper=upper, confidence=float(confidence), paired=False)

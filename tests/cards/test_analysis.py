@@ -339,6 +339,8 @@ def test_points_lowest_and_the_table() -> None:
         "lowest_lo",
         "lowest_hi",
         "points",
+        "best",
+        "p_best",
     ]
     assert (np.diff(table["win_rate"].to_numpy()) <= 1e-12).all()
     assert (table["win_lo"] <= table["win_rate"]).all()
@@ -367,17 +369,17 @@ def test_the_table_does_not_depend_on_the_workers() -> None:
 
 
 def test_adaptive_finds_the_best_move_with_far_fewer_playouts() -> None:
-    """Successive halving keeps a winning play to the end (with every playout) and spends a
-    small part of the uniform budget."""
+    """Successive elimination keeps a winning play to the end (with every playout) and spends
+    a small part of the uniform budget (the other plays are dropped once their bounds part)."""
     game = _instant_win()
     winners = _instant_wins(game)
     uniform = evaluate(game, playouts=512, seed=4, workers=1)
     adaptive = evaluate(game, playouts=512, seed=4, workers=1, adaptive=True, min_playouts=16)
     assert str(uniform.best) in winners and str(adaptive.best) in winners
-    assert adaptive.total_playouts * 4 < uniform.total_playouts
+    assert adaptive.total_playouts * 3 < uniform.total_playouts
     assert adaptive.rows[0]["playouts"] == 512
     counts = [r["playouts"] for r in adaptive.rows]
-    assert counts == sorted(counts, reverse=True) and min(counts) == 16
+    assert counts == sorted(counts, reverse=True) and min(counts) >= 16
     assert {r["move"] for r in adaptive.rows if r["playouts"] >= 64} >= winners
 
 

@@ -17,6 +17,7 @@ from typing import Any
 import numpy as np
 
 from ..errors import GenialError
+from ..kernel_adapter import KernelAdapter
 from ..registry import entry
 from .backends import backend_for, checked_backend
 from .progress import progress_bar
@@ -63,7 +64,13 @@ def check_memory(n: int, adapter: Any, records: bool) -> None:
 def run_chunk(spec: BatchSpec, chunk: int, size: int) -> Chunk:
     """Play the first ``size`` games of chunk ``chunk`` of ``spec`` and return their rows."""
     adapter = entry(spec.game).adapter
-    rows, logs = adapter.play(spec, *spec.chunk_streams(chunk), size)
+    if spec.paired:  # (each game on its own streams: the kernels' game_prefix)
+        if not isinstance(adapter, KernelAdapter):
+            raise GenialError(f"the game {spec.game!r} has no kernel: it cannot pair games")
+        first = chunk * spec.chunk_games
+        rows, logs = adapter.play(spec, *spec.chunk_streams(chunk), size, first_game=first)
+    else:
+        rows, logs = adapter.play(spec, *spec.chunk_streams(chunk), size)
     return Chunk(chunk, rows, logs)
 
 

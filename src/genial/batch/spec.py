@@ -42,6 +42,12 @@ class BatchSpec:
     start: str | None = None  # position text every game continues from, or None for a deal
     openings: tuple[int, ...] = ()  # forced first placements, seat 0, 1, ... in turn
     records: bool = False  # whether chunks also return their games' logs
+    paired: bool = False
+    """Paired games (common random numbers): game ``j`` of the batch draws from its own
+    streams, ``child_seed(seed, j, 0)`` for chance and ``(j, 1)`` for the policies, so that
+    game ``j`` of two batches of one seed (two openings, two moves) is played on the same
+    draws as far as their games allow, whatever the games before it consumed; else chunk
+    ``c`` plays its games one after another on ``chunk_streams(c)``."""
 
     @property
     def chunk_games(self) -> int:
@@ -76,13 +82,22 @@ class BatchSpec:
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, BatchSpec):
             return NotImplemented
-        return (self.game, self.rules, self.policies, self.epsilons, self.start, self.openings) == (
+        return (
+            self.game,
+            self.rules,
+            self.policies,
+            self.epsilons,
+            self.start,
+            self.openings,
+            self.paired,
+        ) == (
             other.game,
             other.rules,
             other.policies,
             other.epsilons,
             other.start,
             other.openings,
+            other.paired,
         ) and self.seed_key == other.seed_key
 
     def __hash__(self) -> int:

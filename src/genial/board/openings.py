@@ -27,22 +27,24 @@ import os
 import re
 import time
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal
 
 import numpy as np
+import numpy.typing as npt
 
-from ..batch import Playouts, prepare, run_many, simulate
+from ..batch import Playouts, prepare, run_many, simulate  # noqa: F401  (observe's doctest)
 from ..batch.backends import checked_backend
 from ..batch.chunks import check_memory
-from ..errors import GenialError, excerpt
+from ..errors import GenialError, checked_flag, excerpt
 from ..files import DirectoryLock, load_json, read_bounded, write_atomic
 from ..policies import canonical, parse_policies
 from ..racing import Checkpoint, CheckpointError, Race, split
 from ..registry import entry
 from ..seeds import as_seed_sequence, child_seed
-from ..stats import Z95, holm, mean_interval, wilson_interval
+from ..stats import Z95, best_set, best_set_of_means, holm, mean_interval, wilson_interval
+from .advantage import first_player_advantage
 from .game import Game
 from .geometry import COLOUR_NAMES, SYMBOLS, Symmetry, distance, symmetries
 from .moves import TILES, Move
@@ -300,17 +302,17 @@ def _per_game(runs: Playouts, seat: int) -> dict[str, np.ndarray]:
         "win": (runs.winner == side).astype(np.uint8),
         "shared": ((runs.winner == -1) & (runs.ranks[:, seat] == 0)).astype(np.uint8),
         "mine": lowest[:, seat].astype(np.uint8),
-        "others": (
-            lowest[:, opponents].max(axis=1) if opponents else np.zeros(len(runs))
-        ).astype(np.uint8),
+        "others": (lowest[:, opponents].max(axis=1) if opponents else np.zeros(len(runs))).astype(
+            np.uint8
+        ),
     }
 
 
-def _class_stats(runs: Playouts, seat: int) -> dict[str, float]:
+def _class_stats(runs: Playouts, seat: int) -> dict[str, Any]:
     return _stats(_per_game(runs, seat))
 
 
-def _stats(games: dict[str, np.ndarray]) -> dict[str, float]:
+def _stats(games: dict[str, np.ndarray]) -> dict[str, Any]:
     """A class's columns of the table from its games' results (``_per_game``)."""
     n = len(games["win"])
     wins = int(games["win"].sum())
@@ -321,6 +323,8 @@ def _stats(games: dict[str, np.ndarray]) -> dict[str, float]:
     low_mean, low_lo, low_hi = mean_interval(mine)
     margin_mean, margin_lo, margin_hi = mean_interval(mine - others)
     return {
+        "_win": games["win"],  # (the games in order, for a paired best set: _table drops them)
+        "_mine": games["mine"],
         "games": n,
         "wins": wins,
         "shared": shared,
@@ -350,7 +354,15 @@ class OpeningAnalysis:
     places shared, counted as no win), ``win_rate`` with ``win_rate_lo``/``win_rate_hi`` (95%
     Wilson), ``lowest`` (the opener's final lowest colour) and ``margin`` (that minus the best
     opponent's lowest colour), each with a 95% interval, ``p_value`` (two-sided z-test of the
-    metric against the average of all classes), ``p_holm`` and ``differs`` (Holm, 5%).
+    metric against the average of all classes), ``p_holm`` and ``differs`` (Holm, 5%), and
+    ``best``: the classes that may be best at 95% (multiple comparisons with the best, Hsu
+    1981; ``best_words`` says how many are tied for first). The table's order and its
+    estimates are those of the games that selected the classes, so the top rows' estimates
+    carry the winner's curse; with ``confirm`` (``analyse(confirm=N)``) each class of the best
+    set was played ``N`` more times on a stream that took no part in the selection, and
+    ``confirm_games``, ``confirm_wins``, ``confirm_shared``, ``confirm_lowest``,
+    ``confirm_lowest_sd`` and ``confirmed`` with ``confirmed_lo``/``confirmed_hi`` (the
+    metric, 95%) are the estimates to read (NaN, 0 games, for the other classes).
 
     ``metric`` is ``"win_rate"``, or ``"lowest"`` in the solo game (the result of a solo game
     is its lowest counter); ``average`` is the metric over all games. In the team game a win is
@@ -373,6 +385,13 @@ class OpeningAnalysis:
     seconds: float | None = None
     race: dict[str, Any] | None = None  # the adaptive analysis's summary (``analyse``)
     provenance: dict[str, Any] | None = None  # how a book was made (``book``, ``read_book``)
+    confirm: int = 0  # fresh games of each class of the best set (``analyse(confirm=N)``)
+    paired: bool = False  # game j of every class on the same streams (``analyse(paired=True)``)
+
+    @property
+    def best_words(self) -> str:
+        """How many classes may be best, in words (``best``)."""
+        return _best_words(self.table)
 
     def __repr__(self) -> str:
         """One line (the table is ``table``; ``str()`` prints it, Jupyter shows it as HTML):
@@ -430,6 +449,8 @@ class OpeningAnalysis:
             "games": int(self.table["games"].sum()),
             "seconds": None if self.seconds is None else round(self.seconds, 1),
             "command": command,
+            "confirm": self.confirm,
+            "paired": self.paired,
             "date": datetime.date.today().isoformat(),
             "genial": __version__,
             "sha256": hashlib.sha256(text.encode()).hexdigest(),
@@ -499,7 +520,15 @@ class OpeningAnalysis:
                 f"[{self.average_lo:.2%}, {self.average_hi:.2%}] overall"
             )
             columns = f"{'win rate':>8}  {'95% interval':<17} {'lowest':>6} {'margin':>6}"
-        lines = [head, f"{'rank':>4}  {'example':<14} {columns}  differs  description"]
+        confirmed = self.confirm > 0 and "confirmed" in t
+        if confirmed:
+            columns += f"  {'confirmed (fresh games)':<27}"
+        lines = [
+            head,
+            f"best set: {self.best_words}; * marks its members"
+            + (f", each confirmed on {self.confirm:,} fresh games" if confirmed else ""),
+            f"{'rank':>4}  {'example':<14} {columns}  differs  description",
+        ]
         picks = list(range(len(t)))
         if len(t) > 2 * rows:
             picks = [*range(rows), -1, *range(len(t) - rows, len(t))]
@@ -517,8 +546,22 @@ class OpeningAnalysis:
                     f"{row['win_rate']:8.2%}  [{row['win_rate_lo']:6.2%}, "
                     f"{row['win_rate_hi']:6.2%}] {row['lowest']:6.2f} {row['margin']:+6.2f}"
                 )
+            if confirmed:
+                if row["confirm_games"] > 0 and solo:
+                    values += (
+                        f"  {row['confirmed']:8.2f} [{row['confirmed_lo']:5.2f}, "
+                        f"{row['confirmed_hi']:5.2f}]     "
+                    )
+                elif row["confirm_games"] > 0:
+                    values += (
+                        f"  {row['confirmed']:7.2%} [{row['confirmed_lo']:6.2%}, "
+                        f"{row['confirmed_hi']:6.2%}]"
+                    )
+                else:
+                    values += f"  {'':<27}"
+            mark = "*" if row["best"] else " "
             lines.append(
-                f"{i + 1:>4}  {row['example']:<14} {values}  "
+                f"{i + 1:>3}{mark}  {row['example']:<14} {values}  "
                 f"{'yes' if row['differs'] else 'no':<7}  {row['description']}"
             )
         played = int(t["games"].sum())
@@ -541,11 +584,19 @@ class OpeningAnalysis:
 
 def _table(
     classes: Sequence[OpeningClass],
-    stats: Sequence[dict[str, float]],
+    stats: Sequence[dict[str, Any]],
     metric: str,
+    confirmed: dict[int, dict[str, float]] | None = None,
+    *,
+    paired: bool = False,
+    best: Sequence[bool] | None = None,
 ) -> tuple[pd.DataFrame, float, float, float]:
     """The table, best first by ``metric`` ("win_rate", or "lowest" in the solo game), and the
-    average with its interval. Each class is tested against the average (two-sided z-test)."""
+    average with its interval. Each class is tested against the average (two-sided z-test),
+    ``best`` marks the classes that may be best (``_best``; with ``paired``, on the classes'
+    games compared game by game; ``best`` given: as read from a book, in ``classes``' order),
+    and ``confirmed`` (class -> ``_confirm_stats``) adds the confirmation stage's columns
+    (``_CONFIRM_TABLE``)."""
     try:
         import pandas as pd
     except ImportError:  # pragma: no cover - exercised only without pandas
@@ -553,6 +604,11 @@ def _table(
             "genial.openings needs pandas: pip install 'genial-sim[pandas]'"
         ) from None
     rows = []
+    key = "_win" if metric == "win_rate" else "_mine"
+    samples: list[npt.NDArray[Any]] | None = None
+    if paired and best is None:
+        samples = [st[key] for st in stats]
+    stats = [{k: v for k, v in st.items() if not k.startswith("_")} for st in stats]
     for cls, st in zip(classes, stats, strict=True):
         rows.append(
             {
@@ -592,20 +648,110 @@ def _table(
     table["p_value"] = p_value
     table["p_holm"] = holm(p_value) if len(p_value) else p_value
     table["differs"] = table["p_holm"] < 0.05
+    if best is not None:
+        table["best"] = np.asarray(best, dtype=bool)
+    else:
+        table["best"] = _best(table, metric, samples) if len(table) else np.zeros(0, dtype=bool)
+    if confirmed is not None:
+        for column in _CONFIRM_TABLE:
+            table[column] = [
+                confirmed[c][column]
+                if c in confirmed
+                else (0 if column in _CONFIRM_INTS else math.nan)
+                for c in table["class"]
+            ]
     table = table.sort_values([metric, "class"], ascending=[False, True], kind="stable")
     return table.reset_index(drop=True), average, float(lo), float(hi)
 
 
+BEST_CONFIDENCE = 0.95
+"""The confidence of every opening table's ``best`` set."""
+
+CONFIRM_KEY = 2**31 - 1
+"""The seed key of the confirmation stage: its fresh games draw from ``child_seed(root,
+CONFIRM_KEY)``'s games (paired: game ``j`` of every class from ``child_seed(root, CONFIRM_KEY,
+j, 0 or 1)``; unpaired: class ``i`` from ``child_seed(root, CONFIRM_KEY, i)``), streams no
+selection game touches (those have keys ``(j, 0 or 1)``, or ``(i, chunk)`` with ``i`` a class's
+index, below 65,536)."""
+
+_CONFIRM_TABLE = ("confirm_games", "confirm_wins", "confirm_shared", "confirm_lowest",
+                  "confirm_lowest_sd", "confirmed", "confirmed_lo", "confirmed_hi")  # fmt: skip
+_CONFIRM_INTS = ("confirm_games", "confirm_wins", "confirm_shared")
+
+
+def _best(
+    table: pd.DataFrame, metric: str, samples: Sequence[npt.NDArray[Any]] | None = None
+) -> npt.NDArray[np.bool_]:
+    """Which classes may be best at ``BEST_CONFIDENCE``: multiple comparisons with the best
+    (Hsu 1981) over the classes' games: paired game by game (``genial.stats.best_set``) when
+    ``samples`` (each class's results in the order of its games, the table's order) come from
+    paired games, else as independent means (``best_set_of_means``); in a raced table only
+    among the classes raced to the end (the others were stopped by the race's family-wise
+    bound)."""
+    n = table["games"].to_numpy(dtype=np.float64)
+    if metric == "win_rate":
+        mean = table["win_rate"].to_numpy(dtype=np.float64)
+        with np.errstate(divide="ignore", invalid="ignore"):
+            var = np.where(n > 1, mean * (1 - mean) * n / np.maximum(n - 1, 1), np.inf)
+    else:
+        mean = table["lowest"].to_numpy(dtype=np.float64)
+        var = table["lowest_sd"].to_numpy(dtype=np.float64) ** 2
+    var = np.where(np.isfinite(var), var, np.inf)
+    eligible = np.ones(len(table), dtype=bool)
+    if "stopped_after" in table:
+        eligible = table["stopped_after"].to_numpy() == -1
+    mask = np.zeros(len(table), dtype=bool)
+    if eligible.any() and samples is not None:
+        picked = [samples[int(i)] for i in np.flatnonzero(eligible)]
+        mask[eligible] = best_set(picked, paired=True, confidence=BEST_CONFIDENCE).mask
+    elif eligible.any():
+        found = best_set_of_means(
+            mean[eligible], var[eligible], n[eligible], confidence=BEST_CONFIDENCE
+        )
+        mask[eligible] = found.mask
+    return mask
+
+
+def _confirm_stats(games: int, wins: int, shared: int, lowest: float, sd: float,
+                   metric: str) -> dict[str, float]:  # fmt: skip
+    """A confirmed class's columns from its fresh games' counts and mean lowest colour."""
+    if metric == "win_rate":
+        value = wins / games if games else math.nan
+        lo, hi = (float(v) for v in wilson_interval(wins, games))
+    else:
+        value = lowest
+        half = Z95 * sd / math.sqrt(games) if games > 1 else math.nan
+        lo, hi = value - half, value + half
+    return {
+        "confirm_games": games, "confirm_wins": wins, "confirm_shared": shared,
+        "confirm_lowest": lowest, "confirm_lowest_sd": sd,
+        "confirmed": value, "confirmed_lo": lo, "confirmed_hi": hi,
+    }  # fmt: skip
+
+
+def _best_words(table: pd.DataFrame) -> str:
+    """The best set in words."""
+    size, k = int(table["best"].sum()), len(table)
+    if size == 1:
+        return f"1 of {k} classes is best ({BEST_CONFIDENCE:.0%}): no other may be"
+    return f"{size} of {k} classes are statistically tied for first ({BEST_CONFIDENCE:.0%})"
+
+
 def _result(
     classes: Sequence[OpeningClass],
-    stats: Sequence[dict[str, float]],
+    stats: Sequence[dict[str, Any]],
     rules: Rules,
+    confirmed: dict[int, dict[str, float]] | None = None,
+    best: Sequence[bool] | None = None,
     **fields: Any,
 ) -> OpeningAnalysis:
     """The ``OpeningAnalysis`` of ``classes`` and their ``stats`` (``_table``: ranked, tested
-    against the average) under ``rules``, with the other ``fields``."""
+    against the average, its best set marked, ``confirmed`` added) under ``rules``, with the
+    other ``fields``."""
     metric = "lowest" if rules.players == 1 else "win_rate"
-    table, average, lo, hi = _table(classes, stats, metric)
+    table, average, lo, hi = _table(
+        classes, stats, metric, confirmed, paired=bool(fields.get("paired")), best=best
+    )
     return OpeningAnalysis(
         players=rules.players,
         classes=tuple(classes),
@@ -643,14 +789,21 @@ def analyse(
     batch: int | None = None,
     out: str | os.PathLike[str] | None = None,
     resume: bool = False,
+    confirm: int = 0,
+    paired: bool = True,
 ) -> OpeningAnalysis:
     """Play every class of openings ``games_per_opening`` times and tabulate the results.
 
     The opener (seat 0, or seat 1 with ``reply_to``) makes the class's representative
     placement (its tile given before the deal, the rest random); everything after is played by
     ``policy`` (default greedy: random play ends with a lowest colour near 0 and says little
-    about real play). Class ``i`` draws from the ``i``-th child of ``SeedSequence(seed)``, so the
-    table does not depend on ``workers``. Workers are threads running classes side by side
+    about real play). The classes are compared on **paired games** (common random numbers,
+    ``paired=True``, the default): game ``j`` of every class draws from the same streams,
+    ``child_seed(root, j, 0)`` for chance and ``(j, 1)`` for the policies (``BatchSpec.paired``),
+    so the deals and draws of two classes' ``j``-th games match as far as their openings allow
+    and their difference carries less luck; ``paired=False``: class ``i`` draws from the
+    ``i``-th child of ``SeedSequence(seed)``, independently. Either way the table does not
+    depend on ``workers``. Workers are threads running classes side by side
     (default: every core); ``backend="dask"`` runs the classes' chunks on a Dask cluster instead
     (``address`` and ``workers`` as for ``genial.simulate``), with the same table.
 
@@ -665,6 +818,14 @@ def analyse(
     directory) keeps every step of the race on disk as it finishes, and ``resume=True`` goes
     on from there: a long analysis stopped by Ctrl-C loses at most the step it was playing.
 
+    The table's ``best`` column marks the classes that may be best at 95% (multiple
+    comparisons with the best; in a race, among the classes raced to the end). Their
+    estimates come from the games that selected them, biased upward at the top of a table (the
+    winner's curse). ``confirm=N`` then plays each class of the best set ``N`` more times on a
+    stream that took no part in the selection (class ``i``: ``child_seed(root, CONFIRM_KEY,
+    i)``), and the table's ``confirmed`` columns hold those unbiased estimates
+    (docs/openings.md).
+
     >>> result = analyse(2, games_per_opening=20, seed=1, workers=1)
     >>> len(result.table), int(result.table["games"].sum())
     (164, 3280)
@@ -674,6 +835,10 @@ def analyse(
     >>> uniform = analyse(2, games_per_opening=1024, seed=1)
     >>> raced.table[["class", "wins"]].equals(uniform.table[["class", "wins"]])
     True
+    >>> checked = analyse(2, games_per_opening=64, seed=1, confirm=64)
+    >>> members = checked.table[checked.table["best"]]
+    >>> bool((members["confirm_games"] == 64).all()), int(checked.table["confirm_games"].sum())
+    (True, 9984)
     """
     game_rules = Rules.of(players, teams=teams, tournament=tournament, tiles=tiles, rules=rules)
     players = game_rules.players
@@ -681,6 +846,11 @@ def analyse(
         raise GenialError(f"games_per_opening must be an int, got {excerpt(games_per_opening)}")
     if games_per_opening < 1:
         raise GenialError(f"games_per_opening must be >= 1, got {excerpt(int(games_per_opening))}")
+    if isinstance(confirm, bool) or not isinstance(confirm, (int, np.integer)):
+        raise GenialError(f"confirm must be an int (fresh games a class), got {excerpt(confirm)}")
+    if not 0 <= confirm <= _MAX_CONFIRM:
+        raise GenialError(f"confirm must be in 0..{_MAX_CONFIRM:,}, got {excerpt(int(confirm))}")
+    paired = checked_flag(paired, "paired")
     bases, epsilons = parse_policies(policy, players, epsilon)
     names = tuple(canonical(b, e) for b, e in zip(bases, epsilons, strict=True))
     backend, n_workers = checked_backend(backend, workers, address, default_workers=-1)
@@ -690,18 +860,24 @@ def analyse(
         first = reply_to if isinstance(reply_to, Move) else Move.parse(reply_to)
     classes = opening_classes(game_rules, first)
     seat = 0 if first is None else 1
-    specs = [
-        prepare(
-            int(games_per_opening),
+
+    def spec_of(cls: OpeningClass, games: int, key: tuple[int, ...]) -> Any:
+        spec = prepare(
+            games,
             rules=game_rules,
             policy=policy,
-            seed=child_seed(root, cls.index),
+            seed=child_seed(root, *key),
             options={
                 "openings": [cls.representative] if first is None else [first, cls.representative],
                 "epsilon": epsilon,
             },
         )
-        for cls in classes
+        return replace(spec, paired=True) if paired else spec
+
+    # paired: every class on the root's games (game j: child_seed(root, j, 0 or 1)); else
+    # class i on the root's i-th child
+    specs = [
+        spec_of(cls, int(games_per_opening), () if paired else (cls.index,)) for cls in classes
     ]
     metric = "lowest" if players == 1 else "win_rate"
     began = time.perf_counter()
@@ -727,6 +903,7 @@ def analyse(
                 "games_per_opening": int(games_per_opening),
                 "reply_to": None if first is None else str(first),
                 "classes": len(classes),
+                **({"paired": True} if paired else {}),
             },
             run=lambda jobs, starts: run_many(
                 jobs,
@@ -747,10 +924,41 @@ def analyse(
             jobs, workers=n_workers, progress=progress, backend=backend, address=address
         )
         stats = [_class_stats(runs, seat) for runs in results]
+    confirmed = None
+    if confirm:
+        selected, *_ = _table(classes, stats, metric, paired=paired)
+        members = [int(i) for i in selected.loc[selected["best"], "class"]]
+        check_memory(int(confirm) * len(members), entry("board").adapter, False)
+        fresh = run_many(
+            [
+                (spec_of(classes[i], int(confirm), (CONFIRM_KEY,) if paired else (CONFIRM_KEY, i)),
+                 int(confirm))
+                for i in members
+            ],
+            workers=n_workers,
+            progress=progress,
+            backend=backend,
+            address=address,
+        )
+        confirmed = {}
+        for i, runs in zip(members, fresh, strict=True):
+            games = _per_game(runs, seat)
+            mine = games["mine"].astype(np.float64)
+            confirmed[i] = _confirm_stats(
+                len(mine),
+                int(games["win"].sum()),
+                int(games["shared"].sum()),
+                float(mine.mean()),
+                float(mine.std(ddof=1)) if len(mine) > 1 else math.nan,
+                metric,
+            )
     return _result(
         classes,
         stats,
         game_rules,
+        confirmed,
+        confirm=int(confirm),
+        paired=paired,
         seat=seat,
         policy=names,
         games_per_opening=int(games_per_opening),
@@ -760,6 +968,8 @@ def analyse(
         race=race_info,
     )
 
+
+_MAX_CONFIRM = 10**9  # fresh games of a class
 
 _RACE_ARRAYS = {"cls": ("uint16", 65535), "win": ("uint8", 1), "shared": ("uint8", 1)}
 
@@ -892,9 +1102,7 @@ def _run_race(
         )
     stats = []
     for i in range(k):
-        games = {
-            name: np.concatenate([p[name] for p in parts[i]]) for name in parts[i][0]
-        }
+        games = {name: np.concatenate([p[name] for p in parts[i]]) for name in parts[i][0]}
         row = _stats(games)
         after = race.stopped_after[i]
         row["stopped_after"] = -1 if after is None else after
@@ -919,12 +1127,18 @@ _BOOK_COLUMNS = {
     "margin_hi": float,
 }  # fmt: skip
 _RACE_COLUMNS = {"stopped_after": int, "race_lo": float, "race_hi": float}
-_MAYBE_NAN = {"lowest_lo", "lowest_hi", "lowest_sd", "margin_lo", "margin_hi"}  # one game
+_MAYBE_NAN = {"lowest_lo", "lowest_hi", "lowest_sd", "margin_lo", "margin_hi",
+              "confirm_lowest", "confirm_lowest_sd"}  # one game, or no class confirmed  # fmt: skip
 _BOOK_FIELDS = (
     "format", "rules", "seat", "reply_to", "policy", "games_per_opening", "seed", "race",
     "games", "seconds", "command", "date", "genial", "sha256",
 )  # fmt: skip
+_OPTIONAL_FIELDS = {"confirm": 0, "paired": False}  # (books written before these lack them)
 _RACE_FIELDS = ("confidence", "batch", "rounds", "games", "uniform_games", "in_race")
+_CONFIRM_COLUMNS = {
+    "confirm_games": int, "confirm_wins": int, "confirm_shared": int, "confirm_lowest": float,
+    "confirm_lowest_sd": float,
+}  # fmt: skip
 _MAX_BOOK_JSON = 1 << 20  # bytes
 _MAX_BOOK_TABLE = 16 << 20  # bytes (a 436-class book takes about 200 KB)
 _MAX_GAMES = 10**15  # games of a class, or of a book
@@ -980,6 +1194,8 @@ class _BookMeta:
     race: dict[str, Any] | None
     games: int
     seconds: float | None
+    confirm: int = 0
+    paired: bool = False
 
 
 def _check_book_meta(meta: Any, shown: str) -> _BookMeta:
@@ -991,7 +1207,7 @@ def _check_book_meta(meta: Any, shown: str) -> _BookMeta:
 
     if not isinstance(meta, dict) or meta.get("format") != BOOK_FORMAT:
         raise BookError(f"{shown}: format: not a {BOOK_FORMAT} book")
-    unknown = sorted(set(meta) - set(_BOOK_FIELDS), key=str)
+    unknown = sorted(set(meta) - set(_BOOK_FIELDS) - set(_OPTIONAL_FIELDS), key=str)
     if unknown:
         raise BookError(f"{shown}: unknown field {excerpt(unknown[0])}")
     missing = [k for k in _BOOK_FIELDS if k not in meta]
@@ -1051,6 +1267,10 @@ def _check_book_meta(meta: Any, shown: str) -> _BookMeta:
         except GenialError as err:
             raise BookError(f"{shown}: seed: {err}") from None
     games = count("games", meta["games"], 1, _MAX_GAMES)
+    confirm = count("confirm", meta.get("confirm", 0), 0, _MAX_CONFIRM)
+    paired = meta.get("paired", False)
+    if not isinstance(paired, bool):
+        raise bad("paired", "true or false", paired)
     seconds = meta["seconds"]
     if seconds is not None and (
         isinstance(seconds, bool)
@@ -1102,6 +1322,8 @@ def _check_book_meta(meta: Any, shown: str) -> _BookMeta:
         race=race,
         games=games,
         seconds=None if seconds is None else float(seconds),
+        confirm=confirm,
+        paired=paired,
     )
 
 
@@ -1112,7 +1334,11 @@ def _book_rows(raw: bytes, shown: str, info: _BookMeta) -> dict[int, dict[str, i
         text = raw.decode("utf-8")
     except UnicodeDecodeError:
         raise BookError(f"{shown}: not UTF-8 text") from None
-    columns = {**_BOOK_COLUMNS, **(_RACE_COLUMNS if info.race is not None else {})}
+    columns = {
+        **_BOOK_COLUMNS,
+        **(_RACE_COLUMNS if info.race is not None else {}),
+        **(_CONFIRM_COLUMNS if info.confirm else {}),
+    }
     known = {c.index for c in info.classes}
     top = float(info.rules.cap)
     rows: dict[int, dict[str, int | float]] = {}
@@ -1127,6 +1353,9 @@ def _book_rows(raw: bytes, shown: str, info: _BookMeta) -> dict[int, dict[str, i
         if missing:
             raise BookError(f"{shown}: column {missing[0]}: missing")
         place = {c: header.index(c) for c in columns}
+        if info.paired and "best" not in header:  # (its best set needs the games: it is kept)
+            raise BookError(f"{shown}: column best: missing (a paired book keeps its best set)")
+        best_at = header.index("best") if info.paired else None
         for line, row in enumerate(reader, start=2):
             if len(rows) >= len(known):
                 raise BookError(f"{shown}: more than the {len(known)} rows of its classes")
@@ -1147,6 +1376,11 @@ def _book_rows(raw: bytes, shown: str, info: _BookMeta) -> dict[int, dict[str, i
                     if not math.isfinite(number) or abs(number) > 1e9:
                         raise BookError(f"{where}: not a finite number: {excerpt(cell)}")
                     values[column] = number
+            if best_at is not None:
+                cell = row[best_at]
+                if cell not in ("True", "False"):
+                    raise BookError(f"{shown}: line {line}: best: not True or False")
+                values["best"] = cell == "True"
             _check_book_row(values, f"{shown}: line {line}", info, known, top)
             index = int(values.pop("class"))
             if index in rows:
@@ -1181,6 +1415,19 @@ def _check_book_row(
             raise BookError(f"{where}: stopped_after: {after} is not a round of the race")
         if not row["race_lo"] <= row["race_hi"]:
             raise BookError(f"{where}: race_lo is above race_hi")
+    if info.confirm:
+        games, wins, shared = (
+            int(row[k]) for k in ("confirm_games", "confirm_wins", "confirm_shared")
+        )
+        if games not in (0, info.confirm) or not (
+            0 <= wins <= games and 0 <= shared <= games - wins
+        ):
+            raise BookError(f"{where}: class {index}: bad counts of its confirmation games")
+        low = row["confirm_lowest"]
+        if games and not 0.0 <= low <= top:
+            raise BookError(f"{where}: confirm_lowest outside the counters' 0..{top:g}")
+        if games and row["confirm_lowest_sd"] < 0:
+            raise BookError(f"{where}: confirm_lowest_sd: negative")
 
 
 def read_book(directory: str | os.PathLike[str] | Any) -> OpeningAnalysis:
@@ -1229,8 +1476,36 @@ def read_book(directory: str | os.PathLike[str] | Any) -> OpeningAnalysis:
                 f"{named}: book.json: race.in_race: {info.race['in_race']}, the table's {alive}"
             )
     stats = []
+    confirmed: dict[int, dict[str, float]] | None = None
+    if info.confirm:
+        confirmed = {
+            cls.index: _confirm_stats(
+                int(rows[cls.index]["confirm_games"]),
+                int(rows[cls.index]["confirm_wins"]),
+                int(rows[cls.index]["confirm_shared"]),
+                float(rows[cls.index]["confirm_lowest"]),
+                float(rows[cls.index]["confirm_lowest_sd"]),
+                "lowest" if info.rules.players == 1 else "win_rate",
+            )
+            for cls in classes
+            if rows[cls.index]["confirm_games"] > 0
+        }
+    best = None
+    if info.paired:
+        best = [bool(rows[cls.index].pop("best")) for cls in classes]
+        stopped = [
+            cls.index for cls, b in zip(classes, best, strict=True)
+            if b and info.race is not None and rows[cls.index]["stopped_after"] != -1
+        ]  # fmt: skip
+        if not any(best) or stopped:
+            raise BookError(
+                f"{named}: table.csv: best: "
+                + (f"class {stopped[0]} was stopped by the race" if stopped else "no class")
+            )
     for cls in classes:
         row = rows[cls.index]
+        for column in _CONFIRM_COLUMNS:
+            row.pop(column, None)
         n, wins, shared = int(row["games"]), int(row["wins"]), int(row["shared"])
         w_lo, w_hi = wilson_interval(wins, n)
         stats.append(
@@ -1238,10 +1513,14 @@ def read_book(directory: str | os.PathLike[str] | Any) -> OpeningAnalysis:
              "win_rate_lo": float(w_lo), "win_rate_hi": float(w_hi),
              **{k: v for k, v in row.items() if k not in ("games", "wins", "shared")}}
         )  # fmt: skip
-    return _result(
+    result = _result(
         classes,
         stats,
         info.rules,
+        confirmed,
+        best,
+        confirm=info.confirm,
+        paired=info.paired,
         seat=info.seat,
         policy=info.policy,
         games_per_opening=info.games_per_opening,
@@ -1251,6 +1530,13 @@ def read_book(directory: str | os.PathLike[str] | Any) -> OpeningAnalysis:
         race=info.race,
         provenance=meta,
     )
+    if confirmed is not None:
+        chosen = set(result.table.loc[result.table["best"], "class"].tolist())
+        if chosen != set(confirmed):
+            raise BookError(
+                f"{named}: table.csv: its confirmed classes are not the table's best set"
+            )
+    return result
 
 
 def book(players: int = 2) -> OpeningAnalysis:
@@ -1305,44 +1591,3 @@ def observe(runs: Playouts, seat: int = 0) -> OpeningAnalysis:
         seed=runs.seed,
         reply_to=None,
     )
-
-
-def first_player_advantage(
-    players: Sequence[int] = (2, 3, 4),
-    policies: Sequence[str] = ("random", "greedy"),
-    *,
-    games: int = 100_000,
-    seed: Any = None,
-    workers: int = -1,
-) -> pd.DataFrame:
-    """Seat 0's win rate for each player count and policy, with 95% Wilson intervals, against
-    the fair share ``1 / players``: one row per (players, policy).
-
-    >>> table = first_player_advantage((2,), ("random",), games=2000, seed=1, workers=1)
-    >>> table[["players", "policy", "games"]].to_dict("records")
-    [{'players': 2, 'policy': 'random', 'games': 2000}]
-    """
-    import pandas as pd
-
-    root = as_seed_sequence(seed)
-    rows = []
-    for i, n in enumerate(players):
-        for j, policy in enumerate(policies):
-            runs = simulate(games, n, policy=policy, seed=child_seed(root, i, j), workers=workers)
-            wins = int((runs.winner == 0).sum())
-            lo, hi = wilson_interval(wins, games)
-            rows.append(
-                {
-                    "players": n,
-                    "policy": policy,
-                    "games": games,
-                    "first_wins": wins,
-                    "first_win_rate": wins / games if games else math.nan,
-                    "first_win_rate_lo": float(lo),
-                    "first_win_rate_hi": float(hi),
-                    "fair_share": 1 / n,
-                    "advantage": wins / games - 1 / n if games else math.nan,
-                    "shared_first": int((runs.winner == -1).sum()),
-                }
-            )
-    return pd.DataFrame(rows)

@@ -341,12 +341,19 @@ def opening_figure(analysis: Any, *, top: int = 12) -> Any:
     )
     right.set_yticks(y)
     right.set_yticklabels(
-        [f"{e}  (n={g:,})" for e, g in zip(rows["example"], rows["games"], strict=True)], fontsize=7
+        [
+            f"{'* ' if b else ''}{e}  (n={g:,})"
+            for e, g, b in zip(rows["example"], rows["games"], rows["best"], strict=True)
+        ],
+        fontsize=7,
     )
     right.set_xlabel(f"{what}, 95% " + ("Wilson interval" if win else "interval"))
     if win:
         right.xaxis.set_major_formatter(_percent())
-    right.set_title(f"Best and worst {n} of {len(table)} opening classes")
+    right.set_title(
+        f"Best and worst {n} of {len(table)} opening classes\n* may be best: {analysis.best_words}",
+        fontsize=9,
+    )
     right.legend(loc="lower right", fontsize=7)
     right.grid(axis="x", alpha=0.3)
     unit = "pp" if win else "points"
@@ -433,6 +440,10 @@ def openings_html(analysis: OpeningAnalysis, rows: int = 5) -> str:
             "differs",
             "description",
         ]
+    caption += f"; best set: {a.best_words}, marked *"
+    confirmed = a.confirm > 0 and "confirmed" in t
+    if confirmed:
+        head.insert(len(head) - 2, f"confirmed ({a.confirm:,} fresh games)")
     picks: list[int] = list(range(len(t)))
     if len(t) > 2 * rows:
         picks = [*range(rows), -1, *range(len(t) - rows, len(t))]
@@ -454,9 +465,17 @@ def openings_html(analysis: OpeningAnalysis, rows: int = 5) -> str:
                 _num(float(row["lowest"])),
                 f"{float(row['margin']):+.2f}" if math.isfinite(row["margin"]) else "–",
             ]
+        if confirmed:
+            shown = _num if solo else _pct
+            values.append(
+                f"{shown(float(row['confirmed']))} [{shown(float(row['confirmed_lo']))}, "
+                f"{shown(float(row['confirmed_hi']))}]"
+                if int(row["confirm_games"]) > 0
+                else "–"
+            )
         body.append(
             [
-                str(i + 1),
+                f"{i + 1}{'*' if bool(row['best']) else ''}",
                 str(row["example"]),
                 f"{int(row['games']):,}",
                 *values,
@@ -464,5 +483,8 @@ def openings_html(analysis: OpeningAnalysis, rows: int = 5) -> str:
                 str(row["description"]),
             ]
         )
-    foot = "95% intervals; differs: from the average, two-sided test, Holm-corrected, 5%"
+    foot = (
+        "95% intervals; differs: from the average, two-sided test, Holm-corrected, 5%; "
+        "* may be best (multiple comparisons with the best, 95%)"
+    )
     return _table(caption, head, body, foot, left=(0, 1, len(head) - 1))
