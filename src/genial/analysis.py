@@ -457,45 +457,24 @@ def _play_kernel(
     kernel = kind.kernel
     rows = np.zeros(total, dtype=kernel.ROW_DTYPE)
     seats = np.array([plan.seat], dtype=np.int16)
+
+    def run(out: npt.NDArray[Any], forced: npt.NDArray[np.int16], **more: Any) -> None:
+        kernel.run_chunk(  # each game's first decision forced: a placement (a play), or swap/keep
+            plan.base, chance, policy, False, plan.codes, plan.eps, out, None, seats, forced,
+            view_seat=plan.view_seat, **more, **plan.extra,
+        )  # fmt: skip
+
     if plan.pair is not None and plan.prefix is not None:
         start = 0
-        for m, first, n in tasks:
-            kernel.run_chunk(  # (chance and policy are left untouched: each game's own streams)
-                plan.base,
-                chance,
-                policy,
-                False,
-                plan.codes,
-                plan.eps,
-                rows[start : start + n],
-                None,
-                seats,
-                np.array([plan.actions[m]], dtype=np.int16),
-                view_seat=plan.view_seat,
-                game_prefix=plan.prefix,
-                pool_size=plan.pair.pool_size,
-                first_game=first,
-                **plan.extra,
-            )
+        for m, first, n in tasks:  # (chance and policy left untouched: each game's own streams)
+            forced = np.array([plan.actions[m]], dtype=np.int16)
+            run(rows[start : start + n], forced, game_prefix=plan.prefix,
+                pool_size=plan.pair.pool_size, first_game=first)  # fmt: skip
             start += n
     else:
         counts = [n for _, _, n in tasks]
         each = np.repeat(np.array([plan.actions[m] for m, _, _ in tasks], dtype=np.int16), counts)
-        kernel.run_chunk(  # each game a placement (a play), or swap/keep at the swap decision
-            plan.base,
-            chance,
-            policy,
-            False,
-            plan.codes,
-            plan.eps,
-            rows,
-            None,
-            seats,
-            each[:1],
-            view_seat=plan.view_seat,
-            forced_each=each,
-            **plan.extra,
-        )
+        run(rows, each[:1], forced_each=each)
     ranks = rows["ranks"][:, plan.seat].astype(np.int64)
     lowest = rows["scores"][:, plan.seat, :].min(axis=1).astype(np.int64)
     winner = rows["winner"].astype(np.int64)
