@@ -198,24 +198,15 @@ def _paired_differences(
 def _all_bounds(
     diff: npt.NDArray[np.float64], half: npt.NDArray[np.float64]
 ) -> tuple[npt.NDArray[np.float64], npt.NDArray[np.float64]]:
-    """Every candidate's MCB bounds (``_bounds`` for all rows at once)."""
+    """Every candidate's MCB bounds from its differences to the others (``diff[i, j]``) and
+    their half widths: ``(upper, lower)``, each the minimum over ``j != i`` (a NaN difference,
+    no common game, bounds nothing)."""
     with np.errstate(invalid="ignore"):
         hi = np.where(np.isnan(diff), np.inf, diff + half)
         lo = np.where(np.isnan(diff), -np.inf, diff - half)
     np.fill_diagonal(hi, np.inf)
     np.fill_diagonal(lo, np.inf)
     return hi.min(axis=1), lo.min(axis=1)
-
-
-def _bounds(
-    diff: npt.NDArray[np.float64], half: npt.NDArray[np.float64], i: int
-) -> tuple[float, float]:
-    """Candidate ``i``'s MCB bounds from its differences to the others and their half widths."""
-    others = np.arange(len(diff)) != i
-    with np.errstate(invalid="ignore"):
-        hi = np.where(np.isnan(diff), np.inf, diff + half)[others].min()
-        lo = np.where(np.isnan(diff), -np.inf, diff - half)[others].min()
-    return float(hi), float(lo)
 
 
 def best_set_of_means(
@@ -253,9 +244,8 @@ def best_set_of_means(
         t = NormalDist().inv_cdf(1.0 - (1.0 - float(confidence)) / (k - 1))
         with np.errstate(divide="ignore", invalid="ignore"):
             share = np.where((n > 1) & np.isfinite(spread), spread / np.maximum(n, 1), np.inf)
-            for i in range(k):
-                diff = mean[i] - mean
-                half = t * np.sqrt(share[i] + share)
-                upper[i], lower[i] = _bounds(diff, half, i)
+            diff = mean[:, None] - mean[None, :]
+            half = t * np.sqrt(share[:, None] + share[None, :])
+        upper, lower = _all_bounds(diff, half)
     mask = upper >= 0
     return BestSet(mask=mask, lower=lower, upper=upper, confidence=float(confidence), paired=False)

@@ -37,7 +37,7 @@ import numpy.typing as npt
 from ..batch import Playouts, prepare, run_many, simulate  # noqa: F401  (observe's doctest)
 from ..batch.backends import checked_backend
 from ..batch.chunks import check_memory
-from ..errors import GenialError, checked_flag, excerpt
+from ..errors import GenialError, checked_flag, checked_int, excerpt
 from ..files import DirectoryLock, load_json, read_bounded, write_atomic
 from ..policies import canonical, parse_policies
 from ..racing import Checkpoint, CheckpointError, Race, split
@@ -846,10 +846,7 @@ def analyse(
         raise GenialError(f"games_per_opening must be an int, got {excerpt(games_per_opening)}")
     if games_per_opening < 1:
         raise GenialError(f"games_per_opening must be >= 1, got {excerpt(int(games_per_opening))}")
-    if isinstance(confirm, bool) or not isinstance(confirm, (int, np.integer)):
-        raise GenialError(f"confirm must be an int (fresh games a class), got {excerpt(confirm)}")
-    if not 0 <= confirm <= _MAX_CONFIRM:
-        raise GenialError(f"confirm must be in 0..{_MAX_CONFIRM:,}, got {excerpt(int(confirm))}")
+    confirm = checked_int(confirm, "confirm", 0, _MAX_CONFIRM)
     paired = checked_flag(paired, "paired")
     bases, epsilons = parse_policies(policy, players, epsilon)
     names = tuple(canonical(b, e) for b, e in zip(bases, epsilons, strict=True))
