@@ -270,3 +270,93 @@ def test_the_command_line_plays_paired_or_independent_games(
         expected = analyse(2, games_per_opening=16, seed=4, paired=flag, workers=1)
         assert expected.best_words in text
         assert f"seat 0 wins {expected.average:.2%}" in text
+
+
+# -- a long confirmation on disk, resumable (the books' confirmations run for hours) ---------------
+
+_RACED = {"games_per_opening": 64, "seed": 11, "workers": 2, "adaptive": True,
+          "policy": "mc:1:k1", "batch": 32, "confirm": 40}  # fmt: skip
+
+
+@pytest.fixture
+def small_steps(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A confirmation step of one chunk (16 games of mc:1:k1): 3 steps a class at confirm=40."""
+    monkeypatch.setattr(module, "_CONFIRM_STEP_CHUNKS", 1)
+
+
+def test_an_interrupted_confirmation_resumes_to_the_same_table(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, small_steps: None
+) -> None:
+    whole = analyse(2, **_RACED)  # no directory: every class's confirmation in one call
+    members = [int(c) for c in whole.table.loc[whole.table["best"], "class"]]
+    assert len(members) >= 2 and (whole.table.loc[whole.table["best"], "confirm_games"] == 40).all()
+    real = module.run_many
+    calls = {"confirm": 0}
+
+    def interrupted(jobs, **kwargs):  # type: ignore[no-untyped-def]
+        if jobs[0][0].seed.spawn_key[-1:] == (CONFIRM_KEY,):  # a confirmation step
+            calls["confirm"] += 1
+            if calls["confirm"] == 5:
+                raise KeyboardInterrupt
+        return real(jobs, **kwargs)
+
+    monkeypatch.setattr(module, "run_many", interrupted)
+    with pytest.raises(KeyboardInterrupt):
+        analyse(2, out=tmp_path / "book", **_RACED)
+    monkeypatch.setattr(module, "run_many", real)
+    manifest = json.loads((tmp_path / "book" / "confirm" / "manifest.json").read_text())
+    steps = manifest["steps"]
+    assert len(steps) == 4  # the confirmation steps finished before Ctrl-C are kept
+    assert [s["info"] for s in steps] == [
+        {"class": members[0], "first": 0},
+        {"class": members[0], "first": 16},
+        {"class": members[0], "first": 32},
+        {"class": members[1], "first": 0},
+    ]
+    assert manifest["params"]["members"] == members and manifest["params"]["confirm"] == 40
+    resumed = analyse(2, out=tmp_path / "book", resume=True, **_RACED)
+    assert resumed.table.equals(whole.table)  # the very games of one uninterrupted call
+    # finished: it resumes to itself without playing a game
+    monkeypatch.setattr(module, "run_many", None)
+    again = analyse(2, out=tmp_path / "book", resume=True, **_RACED)
+    assert again.table.equals(whole.table)
+    monkeypatch.setattr(module, "run_many", real)
+    with pytest.raises(module.CheckpointError, match="another analysis"):
+        analyse(2, out=tmp_path / "book", resume=True, **{**_RACED, "confirm": 48})
+
+
+def test_a_tampered_confirmation_step_is_refused(tmp_path: Path, small_steps: None) -> None:
+    analyse(2, out=tmp_path / "book", **_RACED)
+    where = tmp_path / "book" / "confirm"
+    manifest = json.loads((where / "manifest.json").read_text())
+    manifest["steps"][1]["info"]["first"] = 17  # a step claimed for other games
+    (where / "manifest.json").write_text(json.dumps(manifest))
+    with pytest.raises(module.CheckpointError, match="step 1 is not a step of this confirm"):
+        analyse(2, out=tmp_path / "book", resume=True, **_RACED)
+    manifest["steps"][1]["info"]["first"] = 16
+    n = len(manifest["steps"])  # a well-formed step more than the confirmation makes
+    (where / f"step-{n:06d}.npz").write_bytes((where / "step-000000.npz").read_bytes())
+    manifest["steps"].append({**manifest["steps"][0], "file": f"step-{n:06d}.npz"})
+    (where / "manifest.json").write_text(json.dumps(manifest))
+    with pytest.raises(module.CheckpointError, match="more steps than this confirmation"):
+        analyse(2, out=tmp_path / "book", resume=True, **_RACED)
+    manifest["steps"].pop()
+    (where / "manifest.json").write_text(json.dumps(manifest))
+    (where / "step-000000.npz").write_bytes(b"PK\x03\x04 not an archive")
+    with pytest.raises(module.CheckpointError, match="checksum"):
+        analyse(2, out=tmp_path / "book", resume=True, **_RACED)
+
+
+def test_the_command_line_confirms_into_its_book_and_resumes(
+    tmp_path: Path, small_steps: None
+) -> None:
+    where = tmp_path / "book"
+    argv = ["openings", "--players", "2", "--games-per-opening", "64", "--policy", "mc:1:k1",
+            "--adaptive", "--batch", "32", "--seed", "11", "--confirm", "40", "--no-progress",
+            "--rows", "1", "--out", str(where)]  # fmt: skip
+    assert main(argv) == 0
+    written = read_book(where)
+    assert written.confirm == 40
+    assert written.table.equals(analyse(2, **_RACED).table[written.table.columns])
+    assert main([*argv, "--resume"]) == 0  # finished: the same book, no game played
+    assert read_book(where).table.equals(written.table)

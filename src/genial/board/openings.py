@@ -879,6 +879,24 @@ def analyse(
     metric = "lowest" if players == 1 else "win_rate"
     began = time.perf_counter()
     race_info = None
+
+    def run(jobs: list[tuple[Any, int]], starts: list[int]) -> list[Playouts]:
+        """Each job's games from its start (``run_many(first=...)``), through one pool."""
+        return run_many(
+            jobs, workers=n_workers, progress=progress, backend=backend, address=address,
+            first=starts,
+        )  # fmt: skip
+
+    race_params: dict[str, Any] = {
+        "rules": str(game_rules),
+        "seat": seat,
+        "policy": list(names),
+        "seed": [str(root.entropy), list(root.spawn_key)],
+        "games_per_opening": int(games_per_opening),
+        "reply_to": None if first is None else str(first),
+        "classes": len(classes),
+        **({"paired": True} if paired else {}),
+    }
     if adaptive is not False:
         if adaptive is not True:
             raise GenialError(f"adaptive must be True or False, got {excerpt(adaptive)}")
@@ -892,24 +910,8 @@ def analyse(
             batch=batch,
             out=out,
             resume=resume,
-            params={
-                "rules": str(game_rules),
-                "seat": seat,
-                "policy": list(names),
-                "seed": [str(root.entropy), list(root.spawn_key)],
-                "games_per_opening": int(games_per_opening),
-                "reply_to": None if first is None else str(first),
-                "classes": len(classes),
-                **({"paired": True} if paired else {}),
-            },
-            run=lambda jobs, starts: run_many(
-                jobs,
-                workers=n_workers,
-                progress=progress,
-                backend=backend,
-                address=address,
-                first=starts,
-            ),
+            params=race_params,
+            run=run,
         )
     else:
         if out is not None or resume is not False or batch is not None:
@@ -926,29 +928,26 @@ def analyse(
         selected, *_ = _table(classes, stats, metric, paired=paired)
         members = [int(i) for i in selected.loc[selected["best"], "class"]]
         check_memory(int(confirm) * len(members), entry("board").adapter, False)
-        fresh = run_many(
+        confirmed = _confirm(
             [
-                (spec_of(classes[i], int(confirm), (CONFIRM_KEY,) if paired else (CONFIRM_KEY, i)),
-                 int(confirm))
+                spec_of(classes[i], int(confirm), (CONFIRM_KEY,) if paired else (CONFIRM_KEY, i))
                 for i in members
             ],
-            workers=n_workers,
-            progress=progress,
-            backend=backend,
-            address=address,
+            members,
+            int(confirm),
+            seat,
+            metric,
+            game_rules,
+            out=out,
+            resume=resume,
+            params={
+                **race_params,
+                **({k: race_info[k] for k in ("confidence", "batch")} if race_info else {}),
+                "confirm": int(confirm),
+                "members": members,
+            },
+            run=run,
         )
-        confirmed = {}
-        for i, runs in zip(members, fresh, strict=True):
-            games = _per_game(runs, seat)
-            mine = games["mine"].astype(np.float64)
-            confirmed[i] = _confirm_stats(
-                len(mine),
-                int(games["win"].sum()),
-                int(games["shared"].sum()),
-                float(mine.mean()),
-                float(mine.std(ddof=1)) if len(mine) > 1 else math.nan,
-                metric,
-            )
     return _result(
         classes,
         stats,
@@ -964,6 +963,88 @@ def analyse(
         seconds=time.perf_counter() - began,
         race=race_info,
     )
+
+
+_CONFIRM_STEP_CHUNKS = 64  # a confirmation step: one class's next 64 chunks of games
+
+
+def _confirm(
+    specs: Sequence[Any],
+    members: Sequence[int],
+    confirm: int,
+    seat: int,
+    metric: str,
+    rules: Rules,
+    *,
+    out: str | os.PathLike[str] | None,
+    resume: bool,
+    params: dict[str, Any],
+    run: Any,
+) -> dict[int, dict[str, float]]:
+    """The confirmation stage (``analyse(confirm=N)``): ``confirm`` fresh games of each class
+    of the best set (``specs[k]`` plays class ``members[k]``), class -> ``_confirm_stats``.
+
+    With ``out`` (an adaptive analysis's directory) every step, one class's next games, goes to
+    ``out/confirm`` as it finishes (``Checkpoint``, checked like the race's steps) and
+    ``resume`` reads the steps back, so that a long confirmation stopped by Ctrl-C loses at
+    most the step it was playing. The games are those of one uninterrupted call either way: a
+    step's games are the class's next games of the same stream (``run(jobs, starts)``)."""
+    size = specs[0].chunk_games if specs else 1
+    per_step = max(1, _CONFIRM_STEP_CHUNKS * size)
+    plan = [
+        (k, start, min(per_step, confirm - start))
+        for k in range(len(members))
+        for start in range(0, confirm, per_step)
+    ]
+    names = ("win", "shared", "mine", "others")
+    parts: list[list[dict[str, np.ndarray]]] = [[] for _ in members]
+    check: Checkpoint | None = None
+    pending: list[tuple[dict[str, Any], dict[str, np.ndarray]]] = []
+    if out is not None:
+        arrays = {"win": ("uint8", 1), "shared": ("uint8", 1), "mine": ("uint8", rules.cap),
+                  "others": ("uint8", rules.cap)}  # fmt: skip
+        check, pending = Checkpoint.open(
+            Path(os.fspath(out)) / "confirm", params, resume=resume, arrays=arrays, rows=per_step
+        )
+    if check is None:  # every class's chunks through one pool, as one call
+        results = run([(spec, confirm) for spec in specs], [0] * len(specs))
+        parts = [[{name: _per_game(runs, seat)[name] for name in names}] for runs in results]
+        plan = []
+    try:
+        where = excerpt(str(Path(os.fspath(out)) / "confirm"), 200) if out is not None else ""
+        if len(pending) > len(plan):
+            raise CheckpointError(f"{where}: it holds more steps than this confirmation makes")
+        for step, (k, start, count) in enumerate(plan):
+            if step < len(pending):
+                info, games = pending[step]
+                if info != {"class": int(members[k]), "first": start} or len(games["win"]) != count:
+                    raise CheckpointError(
+                        f"{where}: step {step} is not a step of this confirmation"
+                    )
+                if np.any(games["win"] & games["shared"]):
+                    raise CheckpointError(f"{where}: step {step}: a game both won and shared")
+            else:
+                (runs,) = run([(specs[k], count)], [start])
+                games = {name: _per_game(runs, seat)[name] for name in names}
+                if check is not None:
+                    check.add({"class": int(members[k]), "first": start}, games)
+            parts[k].append(games)
+    finally:
+        if check is not None:
+            check.close()
+    confirmed = {}
+    for k, i in enumerate(members):
+        games = {name: np.concatenate([p[name] for p in parts[k]]) for name in names}
+        mine = games["mine"].astype(np.float64)
+        confirmed[int(i)] = _confirm_stats(
+            len(mine),
+            int(games["win"].sum()),
+            int(games["shared"].sum()),
+            float(mine.mean()),
+            float(mine.std(ddof=1)) if len(mine) > 1 else math.nan,
+            metric,
+        )
+    return confirmed
 
 
 _MAX_CONFIRM = 10**9  # fresh games of a class
