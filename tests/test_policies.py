@@ -135,17 +135,18 @@ def test_the_unknown_policy_message_and_help_name_every_family() -> None:
 
 def test_the_strong_preset_is_its_policy_everywhere() -> None:
     """Issue 41: ``strong`` names the strongest policy affordable for whole opening tables;
-    it parses to ``mc:100:value``, plays exactly as that name does, is named in the error
-    message, and is refused by a game without search policies."""
+    it parses to ``mc:40:value`` (chosen along the ladder, docs/search.md), plays exactly as
+    that name does, is named in the error message, and is refused by a game without search
+    policies."""
     from genial.errors import GenialError
     from genial.policies import PRESETS, parse_policies, parse_policy
 
-    assert PRESETS["strong"] == "mc:100:value"
-    assert parse_policy("strong") == parse_policy("mc:100:value")
-    assert parse_policies("strong", 2)[0] == ("mc:100:value", "mc:100:value")
+    assert PRESETS["strong"] == "mc:40:value"
+    assert parse_policy("strong") == parse_policy("mc:40:value")
+    assert parse_policies("strong", 2)[0] == ("mc:40:value", "mc:40:value")
     a = genial.simulate(4, 2, policy="strong", seed=3, workers=1)
-    b = genial.simulate(4, 2, policy="mc:100:value", seed=3, workers=1)
-    assert a.policies == ("mc:100:value", "mc:100:value")
+    b = genial.simulate(4, 2, policy="mc:40:value", seed=3, workers=1)
+    assert a.policies == ("mc:40:value", "mc:40:value")
     assert a.winner.tolist() == b.winner.tolist() and a.scores.tobytes() == b.scores.tobytes()
     with pytest.raises(GenialError, match="strong"):
         parse_policy("clever")

@@ -58,7 +58,7 @@ from .files import (
     read_json,
     temporary_prefix,
 )
-from .policies import POLICIES, SEARCH_POLICIES, parse_policy
+from .policies import POLICIES, PRESETS, SEARCH_POLICIES, parse_policy
 from .registry import GameEntry, distribution, entry, entry_of, games, make, own_games
 from .seeds import MAX_SEED_BITS
 
@@ -1303,8 +1303,8 @@ def _add_seed(parser: argparse.ArgumentParser) -> None:
 
 POLICY_NAMES = (
     "random, greedy, epsilon-greedy, epsilon-greedy:EPS; the board game's also strong (the preset "
-    "mc:100:value), value, value:kK, mc:N, mcts:N and their options (mc:N:value, mcts:N:value, "
-    "kK, dD, cX: docs/search.md)"
+    f"{PRESETS['strong']}), value, value:kK, mc:N, mcts:N and their options (mc:N:value, "
+    "mcts:N:value, kK, dD, cX: docs/search.md)"
 )
 
 
