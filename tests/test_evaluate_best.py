@@ -400,3 +400,35 @@ def test_the_command_line_pairs_the_playouts_unless_told_not_to(
         expected = evaluate(text, playouts=24, seed=2, workers=1, paired=paired)
         assert expected.tied() in out
         assert all(row["move"] in out for row in expected.rows[:3])
+
+
+def test_paired_p_best_keeps_the_pairing() -> None:
+    """Move B wins every playout move A wins and 6 more of 200: paired, B is the better in
+    nearly every draw of the Bayesian bootstrap (shared playout weights); independent posteriors
+    would call the two nearly even (the old ``p_best``, kept for unpaired playouts)."""
+    from genial.analysis import _p_best
+
+    a = np.zeros(200, dtype=np.int64)
+    a[::2] = 1  # 100 wins
+    b = a.copy()
+    b[1:13:2] = 1  # the same, and 6 more
+    root = np.random.SeedSequence(5)
+    paired = _p_best([b, a], root, paired=True)
+    unpaired = _p_best([b, a], root, paired=False)
+    assert paired[0] > 0.99  # (only the moves' own pseudo-observations ever reverse it)
+    assert 0.5 < unpaired[0] < 0.9 and math.isclose(float(unpaired.sum()), 1.0)
+    assert _p_best([b, a], root, paired=True).tolist() == paired.tolist()  # the seed decides
+
+
+def test_paired_p_best_is_even_between_equal_moves_and_handles_unequal_lengths() -> None:
+    """Equal moves share the draws about evenly (the pseudo-observations break ties); a move
+    dropped early (fewer playouts) keeps its own playouts' uncertainty."""
+    from genial.analysis import _p_best
+
+    rng = np.random.default_rng(3)
+    x = (rng.random(400) < 0.5).astype(np.int64)
+    even = _p_best([x, x.copy()], np.random.SeedSequence(1), paired=True)
+    assert abs(even[0] - 0.5) < 0.05
+    short = x[:16].copy()  # 16 playouts, its win rate near the other's
+    mixed = _p_best([x, short], np.random.SeedSequence(1), paired=True)
+    assert 0.1 < mixed[1] < 0.9 and math.isclose(float(mixed.sum()), 1.0)

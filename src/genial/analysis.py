@@ -46,8 +46,10 @@ comparisons with the best (``genial.stats.best_set``; Hsu 1981) on every move's 
 results (``Evaluation.outcomes``), at 95%; the set holds the best move with probability at
 least 95% (asymptotically). Paired playouts are compared by the differences of their ``k``-th
 playouts (``best_set(outcomes, paired=True)``), unpaired ones by Welch's standard errors.
-``p_best`` is each move's posterior probability of the highest win rate (independent uniform
-priors on the moves' win rates, Beta posteriors, Monte Carlo; NaN in the solo game).
+``p_best`` is each move's posterior probability of the highest win rate (Monte Carlo; NaN in
+the solo game): paired, by the Bayesian bootstrap with playout ``k``'s weight shared by every
+move, so that it keeps the pairing; unpaired, from independent Beta posteriors (uniform
+priors).
 
 The result does not depend on ``workers``: the playouts are cut into pieces and packed into work
 items in a fixed way (each piece knows the index of its first playout among its move's), and a
@@ -652,19 +654,43 @@ def _race(runner: _Runner, race: Race) -> None:
         race.end_round()
 
 
-def _p_best(sums: npt.NDArray[np.int64], root: np.random.SeedSequence) -> npt.NDArray[np.float64]:
-    """Each move's posterior probability of the highest win rate: independent Beta(1 + wins,
-    1 + other playouts) posteriors (uniform priors), ``POSTERIOR_DRAWS`` Monte Carlo draws from
-    the seed's child ``(2**32 - 1,)`` (the rounds' items use the children ``(r, i)``), so the
-    same seed gives the same column."""
-    n, wins = sums[:, 0], sums[:, 1]
+def _p_best(
+    outcomes: Sequence[npt.NDArray[np.int64]], root: np.random.SeedSequence, paired: bool
+) -> npt.NDArray[np.float64]:
+    """Each move's posterior probability of the highest win rate, from ``POSTERIOR_DRAWS``
+    Monte Carlo draws on the seed's child ``(2**32 - 1,)`` (the rounds' items use the children
+    ``(r, i)``), so the same seed gives the same column.
+
+    Unpaired: independent Beta(1 + wins, 1 + other playouts) posteriors (uniform priors).
+    Paired: the Bayesian bootstrap (Rubin 1981) with playout ``k``'s weight shared by every
+    move, since every move's playout ``k`` was played on the same streams: a move's win rate
+    in a draw is its weighted mean with one pseudo-win and one pseudo-loss of its own weights
+    (the uniform prior); a move's marginal is then that of the unpaired bootstrap, and the
+    comparisons keep the pairing (a move that wins wherever another wins, and more, is the
+    better in every draw)."""
+    n = np.array([len(o) for o in outcomes], dtype=np.int64)
+    wins = np.array([int(o.sum()) for o in outcomes], dtype=np.int64)
+    moves = len(outcomes)
     rng = np.random.Generator(stream(child_seed(root, 2**32 - 1)))
-    counts = np.zeros(len(n), dtype=np.int64)
+    counts = np.zeros(moves, dtype=np.int64)
+    top = int(n.max()) if moves else 0
+    if paired and top:
+        x = np.zeros((moves, top))
+        mask = np.zeros((moves, top))
+        for i, o in enumerate(outcomes):
+            x[i, : len(o)] = o
+            mask[i, : len(o)] = 1.0
     left = POSTERIOR_DRAWS
     while left > 0:
-        k = min(left, 1000)
-        draws = rng.beta(1 + wins, 1 + n - wins, size=(k, len(n)))
-        counts += np.bincount(draws.argmax(axis=1), minlength=len(n))
+        if paired and top:
+            k = min(left, max(1, 2_000_000 // top))
+            w = rng.standard_exponential((k, top))
+            prior = rng.standard_exponential((2, k, moves))
+            draws = (w @ x.T + prior[0]) / (w @ mask.T + prior[0] + prior[1])
+        else:
+            k = min(left, 1000)
+            draws = rng.beta(1 + wins, 1 + n - wins, size=(k, moves))
+        counts += np.bincount(draws.argmax(axis=1), minlength=moves)
         left -= k
     out: npt.NDArray[np.float64] = counts / POSTERIOR_DRAWS
     return out
@@ -816,7 +842,7 @@ def evaluate(
     order = [int(row.pop("index")) for row in rows]
     outcomes = tuple(runner.outcomes(m) for m in order)
     tied = best_set(outcomes, confidence=CONFIDENCE, paired=paired)
-    p_best = None if plan.solo else _p_best(runner.sums[order], root)
+    p_best = None if plan.solo else _p_best(outcomes, root, paired)
     for i, row in enumerate(rows):
         row["best"] = bool(tied.mask[i])
         row["p_best"] = math.nan if p_best is None else float(p_best[i])
