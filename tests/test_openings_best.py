@@ -360,3 +360,32 @@ def test_the_command_line_confirms_into_its_book_and_resumes(
     assert written.table.equals(analyse(2, **_RACED).table[written.table.columns])
     assert main([*argv, "--resume"]) == 0  # finished: the same book, no game played
     assert read_book(where).table.equals(written.table)
+
+
+# -- the agreement of two tables' rankings (the skill ladder) --------------------------------------
+
+
+def test_the_agreement_of_two_tables(checked: module.OpeningAnalysis) -> None:
+    """Kendall's tau between the classes' win rates (matched by class, whatever the tables'
+    order) and the overlap of the top 10, with bootstrap intervals; refused across rules."""
+    from genial.stats import kendall_tau
+
+    other = analyse(2, games_per_opening=96, seed=8, workers=2)
+    found = checked.agreement(other, draws=200, seed=3)
+    a, b = checked.table.sort_values("class"), other.table.sort_values("class")
+    assert found.tau == kendall_tau(a["win_rate"], b["win_rate"])
+    top_a = set(checked.table["class"].iloc[:10])
+    top_b = set(other.table["class"].iloc[:10])
+    assert found.candidates == 164 and found.top == 10
+    assert abs(found.overlap - len(top_a & top_b)) <= 2  # (ties at the 10th broken otherwise)
+    assert found.tau_lo <= found.tau_hi and found.overlap_lo <= found.overlap_hi
+    assert found == checked.agreement(other, draws=200, seed=3)  # the seed decides
+    itself = checked.agreement(checked, draws=50)
+    assert itself.tau == 1.0 and itself.overlap == 10
+    assert found.tau < itself.tau_same  # 96 games a class: noise, so two seeds agree less
+    with pytest.raises(GenialError, match="same classes"):
+        checked.agreement(analyse(3, games_per_opening=2, seed=1, workers=2))
+    with pytest.raises(GenialError, match="another OpeningAnalysis"):
+        checked.agreement("book")  # type: ignore[arg-type]
+    with pytest.raises(GenialError, match="top must be"):
+        checked.agreement(other, top=0)

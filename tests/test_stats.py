@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 
 from genial import wilson_interval
-from genial.stats import Z95, holm, mean_interval
+from genial.stats import Z95, holm, kendall_tau, mean_interval, ranking_agreement
 
 # -- Wilson intervals ------------------------------------------------------------------------------
 
@@ -280,3 +280,83 @@ def test_paired_bounds_match_the_pair_by_pair_definition(rows: list[list[int]]) 
     upper, lower = _naive_paired_bounds(samples)
     assert np.allclose(result.upper, upper, equal_nan=True, atol=1e-9)
     assert np.allclose(result.lower, lower, equal_nan=True, atol=1e-9)
+
+
+# -- the agreement of two rankings (issue 41: the skill ladder) ------------------------------------
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    st.lists(
+        st.tuples(st.integers(0, 5), st.integers(0, 5)), min_size=2, max_size=30
+    )
+)
+def test_kendall_tau_is_scipys_tau_b(pairs: list[tuple[int, int]]) -> None:
+    """Against the well-kept implementation (scipy's tau-b, ties included)."""
+    scipy_stats = pytest.importorskip("scipy.stats")
+    x, y = (np.array(v, dtype=float) for v in zip(*pairs, strict=True))
+    ours = kendall_tau(x, y)
+    theirs = scipy_stats.kendalltau(x, y).statistic
+    if math.isnan(theirs):
+        assert math.isnan(ours)
+    else:
+        assert ours == pytest.approx(theirs, abs=1e-12)
+
+
+def test_kendall_tau_by_hand() -> None:
+    assert kendall_tau([1, 2, 3], [1, 2, 3]) == 1.0
+    assert kendall_tau([1, 2, 3], [3, 2, 1]) == -1.0
+    assert kendall_tau([1, 2, 3, 4], [1, 3, 2, 4]) == pytest.approx(4 / 6)  # 5 agree, 1 not
+    assert math.isnan(kendall_tau([1, 1, 1], [1, 2, 3]))
+    with pytest.raises(ValueError, match="one length"):
+        kendall_tau([1, 2], [1, 2, 3])
+
+
+def test_ranking_agreement_of_a_table_with_itself_and_with_noise() -> None:
+    """A table against itself: tau 1 and the top shared, while the bootstrap (both tables
+    redrawn) says how far another sample could move it; two tables whose true rates are
+    equal agree only by chance (tau near 0), and the interval covers that, below what
+    identical true rankings would show at these sizes (``tau_same``)."""
+    p = np.linspace(0.40, 0.60, 40)
+    games = np.full(40, 20_000)
+    same = ranking_agreement(p, np.zeros(40), p, np.zeros(40), games_a=games, games_b=games,
+                             top=10, draws=300, seed=1)  # fmt: skip
+    assert (same.tau, same.overlap, same.candidates, same.top) == (1.0, 10, 40, 10)
+    assert (same.tau_lo, same.tau_hi) == (1.0, 1.0)  # (the basic interval, clipped to [-1, 1])
+    assert 0.9 < same.tau_same < 1.0 and 8 < same.overlap_same <= 10  # noise costs a little
+    rng = np.random.default_rng(2)
+    flat_a = rng.binomial(400, 0.5, 40) / 400
+    flat_b = rng.binomial(400, 0.5, 40) / 400
+    n = np.full(40, 400)
+    noise = ranking_agreement(flat_a, np.zeros(40), flat_b, np.zeros(40), games_a=n,
+                              games_b=n, draws=300, seed=1)  # fmt: skip
+    assert noise.tau_lo < 0.1 and abs(noise.tau) < 0.35
+    assert noise.tau_lo <= noise.tau <= noise.tau_hi
+    # identical true rankings would show more at these sizes than these tables do
+    assert noise.tau_hi < noise.tau_same + 0.1 and noise.tau < noise.tau_same
+    assert "Kendall's tau" in noise.words() and "of the top 10 shared" in noise.words()
+    again = ranking_agreement(flat_a, np.zeros(40), flat_b, np.zeros(40), games_a=n,
+                              games_b=n, draws=300, seed=1)  # fmt: skip
+    assert again == noise  # the seed decides
+
+
+@pytest.mark.parametrize(
+    ("kwargs", "message"),
+    [
+        ({"mean_b": [0.1, 0.2]}, "one length"),
+        ({"mean_a": [0.1, math.nan, 0.3]}, "finite"),
+        ({"error_a": [0.1, -1.0, 0.1]}, ">= 0"),
+        ({"top": 0}, "top must be"),
+        ({"top": 4}, "top must be"),
+        ({"draws": 5}, "draws must be"),
+        ({"confidence": 1.0}, "confidence"),
+        ({"games_a": [10, 0, 10]}, "positive whole"),
+        ({"games_a": [10, 10, 10], "mean_a": [0.1, 2.0, 0.3]}, "proportions"),
+    ],
+)
+def test_ranking_agreement_refuses_bad_input(kwargs: dict, message: str) -> None:
+    args = {"mean_a": [0.1, 0.2, 0.3], "error_a": [0.01] * 3, "mean_b": [0.1, 0.3, 0.2],
+            "error_b": [0.01] * 3, "top": 2}  # fmt: skip
+    args.update(kwargs)
+    with pytest.raises(ValueError, match=message):
+        ranking_agreement(**args)

@@ -21,11 +21,14 @@ import numpy.typing as npt
 
 __all__ = [
     "Z95",
+    "Agreement",
     "BestSet",
     "best_set",
     "best_set_of_means",
     "holm",
+    "kendall_tau",
     "mean_interval",
+    "ranking_agreement",
     "wilson_interval",
 ]
 
@@ -249,3 +252,162 @@ def best_set_of_means(
         upper, lower = _all_bounds(diff, half)
     mask = upper >= 0
     return BestSet(mask=mask, lower=lower, upper=upper, confidence=float(confidence), paired=False)
+
+
+def kendall_tau(x: npt.ArrayLike, y: npt.ArrayLike) -> float:
+    """Kendall's tau-b between two score vectors (ties counted as neither agreeing nor
+    disagreeing, tau-b's correction for ties); NaN when either vector is constant.
+
+    >>> kendall_tau([1, 2, 3, 4], [1, 3, 2, 4])
+    0.6666666666666666
+    """
+    a, b = np.asarray(x, dtype=np.float64), np.asarray(y, dtype=np.float64)
+    if a.shape != b.shape or a.ndim != 1:
+        raise ValueError(f"kendall_tau needs two vectors of one length, got {a.shape}, {b.shape}")
+    i, j = np.triu_indices(len(a), k=1)
+    da, db = np.sign(a[i] - a[j]), np.sign(b[i] - b[j])
+    ties_a, ties_b = float(np.count_nonzero(da)), float(np.count_nonzero(db))
+    if ties_a == 0 or ties_b == 0:
+        return math.nan
+    return float((da * db).sum() / math.sqrt(ties_a * ties_b))
+
+
+@dataclass(frozen=True)
+class Agreement:
+    """How far two rankings of the same candidates agree (``ranking_agreement``): Kendall's
+    ``tau`` between their estimates and ``overlap``, how many of each one's ``top`` best are
+    among the other's ``top`` best, each with its ``confidence`` interval (basic bootstrap,
+    ``draws`` parametric replicates of both tables), and ``tau_same`` and ``overlap_same``,
+    what the two would be on average at these sample sizes if the true rankings were the same:
+    the most the noise lets the estimates show."""
+
+    tau: float
+    tau_lo: float
+    tau_hi: float
+    overlap: int
+    overlap_lo: float
+    overlap_hi: float
+    tau_same: float
+    overlap_same: float
+    top: int
+    candidates: int
+    draws: int
+    confidence: float
+
+    def words(self) -> str:
+        """The agreement in a sentence."""
+        return (
+            f"Kendall's tau {self.tau:.2f} [{self.tau_lo:.2f}, {self.tau_hi:.2f}] over "
+            f"{self.candidates} candidates ({self.tau_same:.2f} if the true rankings were the "
+            f"same); {self.overlap} of the top {self.top} shared [{self.overlap_lo:.0f}, "
+            f"{self.overlap_hi:.0f}] ({self.overlap_same:.1f} if the same) ({self.confidence:.0%},"
+            f" {self.draws:,} bootstrap draws)"
+        )
+
+
+def _top_overlap(a: npt.NDArray[np.float64], b: npt.NDArray[np.float64], top: int) -> int:
+    """How many of ``a``'s ``top`` largest are among ``b``'s (ties broken by position)."""
+    first = np.argsort(-a, kind="stable")[:top]
+    second = np.argsort(-b, kind="stable")[:top]
+    return len(np.intersect1d(first, second))
+
+
+def ranking_agreement(
+    mean_a: npt.ArrayLike,
+    error_a: npt.ArrayLike,
+    mean_b: npt.ArrayLike,
+    error_b: npt.ArrayLike,
+    *,
+    top: int = 10,
+    draws: int = 2000,
+    seed: Any = 0,
+    confidence: float = 0.95,
+    games_a: npt.ArrayLike | None = None,
+    games_b: npt.ArrayLike | None = None,
+) -> Agreement:
+    """The agreement of two tables' rankings of the same candidates (entry ``i`` of each the
+    same candidate): Kendall's tau-b between the estimates ``mean_a`` and ``mean_b`` and the
+    overlap of their ``top`` best, with percentile intervals from a parametric bootstrap:
+    each replicate redraws every estimate of both tables from its sampling distribution
+    (``games_a``/``games_b`` given: binomial, ``mean`` a proportion of that many games;
+    otherwise normal with standard error ``error``) and recomputes both statistics.
+
+    Noise in either table lowers both statistics, so the estimates understate the agreement of
+    the true values: the intervals are basic bootstrap intervals (the replicates' spread
+    around the estimate, reflected: ``2 * estimate - quantile``, clipped to the statistic's
+    range), which undo that shift to first order, and ``tau_same``/``overlap_same`` are what
+    the estimates would be on average if the true rankings were identical (replicates of ``b``'s
+    values put in ``a``'s order): an estimate near them says the tables agree as far as their
+    sample sizes can show.
+
+    >>> found = ranking_agreement([0.5, 0.6, 0.7], [0.01] * 3, [0.52, 0.58, 0.71], [0.01] * 3,
+    ...                           top=1, draws=200, seed=1)
+    >>> found.tau, found.overlap
+    (1.0, 1)
+    """
+    a, b = np.asarray(mean_a, dtype=np.float64), np.asarray(mean_b, dtype=np.float64)
+    ea, eb = np.asarray(error_a, dtype=np.float64), np.asarray(error_b, dtype=np.float64)
+    k = len(a)
+    if a.ndim != 1 or k < 2 or not (a.shape == b.shape == ea.shape == eb.shape):
+        raise ValueError("ranking_agreement needs four vectors of one length, at least 2")
+    if not (np.all(np.isfinite(a)) and np.all(np.isfinite(b))):
+        raise ValueError("ranking_agreement: every estimate must be a finite number")
+    if not (np.all(ea >= 0) and np.all(eb >= 0)):
+        raise ValueError("ranking_agreement: the standard errors must be >= 0")
+    if isinstance(top, bool) or not isinstance(top, (int, np.integer)) or not 1 <= top <= k:
+        raise ValueError(f"top must be an int in 1..{k}, got {top!r}")
+    if isinstance(draws, bool) or not isinstance(draws, (int, np.integer)) or draws < 10:
+        raise ValueError(f"draws must be an int >= 10, got {draws!r}")
+    if not 0.0 < float(confidence) < 1.0:
+        raise ValueError(f"confidence must be in (0, 1), got {confidence!r}")
+    counts: list[npt.NDArray[np.int64] | None] = []
+    for mean, games in ((a, games_a), (b, games_b)):
+        if games is None:
+            counts.append(None)
+            continue
+        n = np.asarray(games)
+        if n.shape != a.shape or not np.issubdtype(n.dtype, np.integer) or np.any(n < 1):
+            raise ValueError("ranking_agreement: games must be positive whole numbers, one each")
+        if np.any((mean < 0) | (mean > 1)):
+            raise ValueError("ranking_agreement: with games, the estimates must be proportions")
+        counts.append(n.astype(np.int64))
+    rng = np.random.default_rng(seed)
+
+    def redraw(mean: npt.NDArray[np.float64], error: npt.NDArray[np.float64],
+               n: npt.NDArray[np.int64] | None) -> npt.NDArray[np.float64]:  # fmt: skip
+        if n is None:
+            return mean + error * rng.standard_normal(k)
+        drawn: npt.NDArray[np.float64] = rng.binomial(n, mean) / n
+        return drawn
+
+    order = np.argsort(np.argsort(a, kind="stable"), kind="stable")  # a's ranks
+    by_b = np.argsort(b, kind="stable")
+    same_b, same_eb = b[by_b][order], eb[by_b][order]  # b's values in a's order
+    same_n = None if counts[1] is None else counts[1][by_b][order]
+    taus, overlaps = np.empty(draws), np.empty(draws)
+    same_taus, same_overlaps = np.empty(draws), np.empty(draws)
+    for d in range(draws):
+        x, y = redraw(a, ea, counts[0]), redraw(b, eb, counts[1])
+        taus[d] = kendall_tau(x, y)
+        overlaps[d] = _top_overlap(x, y, int(top))
+        z = redraw(same_b, same_eb, same_n)
+        same_taus[d] = kendall_tau(x, z)
+        same_overlaps[d] = _top_overlap(x, z, int(top))
+    tail = (1.0 - float(confidence)) / 2.0
+    tau, overlap = kendall_tau(a, b), _top_overlap(a, b, int(top))
+    q_lo, q_hi = np.nanquantile(taus, [tail, 1.0 - tail])
+    o_lo, o_hi = np.quantile(overlaps, [tail, 1.0 - tail])
+    return Agreement(
+        tau=tau,
+        tau_lo=float(np.clip(2 * tau - q_hi, -1.0, 1.0)),
+        tau_hi=float(np.clip(2 * tau - q_lo, -1.0, 1.0)),
+        overlap=overlap,
+        overlap_lo=float(np.clip(2 * overlap - o_hi, 0.0, top)),
+        overlap_hi=float(np.clip(2 * overlap - o_lo, 0.0, top)),
+        tau_same=float(np.nanmean(same_taus)),
+        overlap_same=float(same_overlaps.mean()),
+        top=int(top),
+        candidates=k,
+        draws=int(draws),
+        confidence=float(confidence),
+    )
