@@ -10,8 +10,8 @@ lines of a document); everything else is::
     python docs/findings.py --list         # the findings, their cost and their documents
 
 It exits with 0 when every phrase is in its document and 1 otherwise, naming what is missing.
-``tests/test_findings.py`` runs the cheap findings at the quick test depth and every finding
-at full depth, so that no stated figure goes stale. Figures of other documents come from the
+``tests/test_findings.py`` runs the cheap findings at every test depth and every finding with
+``GENIAL_FINDINGS=all``, so that no stated figure goes stale. Figures of other documents come from the
 commands they quote with their seeds, or from ``benchmarks/`` (docs/performance.md).
 """
 

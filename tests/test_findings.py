@@ -1,11 +1,13 @@
 """Every figure the README and docs/ state from a computation is recomputed from its seed by
-docs/findings.py (issue 41): the cheap findings at the quick depth, every one at full depth.
+docs/findings.py (issue 41): the cheap findings at every depth, every one with
+``GENIAL_FINDINGS=all``.
 A figure that goes stale (a changed seed scheme, a changed default, a changed rule) fails here
 with the phrase the documents should now print."""
 
 from __future__ import annotations
 
 import importlib.util
+import os
 import sys
 from pathlib import Path
 
@@ -19,15 +21,21 @@ sys.modules.setdefault("findings", findings)  # (its dataclass looks its module 
 _spec.loader.exec_module(findings)
 
 
+_ALL = os.environ.get("GENIAL_FINDINGS", "").lower() == "all"
+
+
 @pytest.mark.parametrize(
     "finding",
     [
-        pytest.param(f, id=f.name, marks=() if f.cheap else (pytest.mark.slow,))
+        pytest.param(f, id=f.name)
         for f in findings.FINDINGS
+        if f.cheap or _ALL
     ],
 )
 def test_the_documents_print_what_the_computation_gives(finding: object) -> None:
-    """(The dear findings are marked slow: they run at full depth only.)"""
+    """The cheap findings at every depth; the dear ones (minutes each, many more in CI's debug
+    build) with ``GENIAL_FINDINGS=all`` only, as ``python docs/findings.py --all`` runs them
+    before a figure is published."""
     phrases = finding.compute()  # type: ignore[attr-defined]
     assert phrases
     assert findings.missing(phrases) == []
