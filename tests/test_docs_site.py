@@ -63,3 +63,25 @@ def test_the_getting_started_examples_run():
 def test_the_user_guide_examples_run():
     result = run_examples("guide.md")
     assert result.attempted >= 40 and result.failed == 0
+
+
+def test_every_tutorial_ends_by_showing_something_and_tables_fit() -> None:
+    """The site runs the tutorials and shows what each code cell's last value is: a tutorial
+    whose last cell ends in an assignment (``figure = analysis.plot()``) shows no picture
+    (issue 42). A table shown whole with its ``description`` column (a sentence a class) is
+    squeezed to a word a line: the opening tutorial picks its columns."""
+    import ast
+    import json
+
+    def code(path: Path) -> list[str]:
+        cells = json.loads(path.read_text(encoding="utf-8"))["cells"]
+        return ["".join(c["source"]) for c in cells if c["cell_type"] == "code"]
+
+    for path in sorted((DOCS / "tutorials").glob("*.ipynb")):
+        last = ast.parse(code(path)[-1]).body[-1]
+        assert isinstance(last, ast.Expr), f"{path.name}: its last cell shows nothing"
+    cells = code(DOCS / "tutorials" / "openings.ipynb")
+    for source in cells:
+        shown = ast.unparse(ast.parse(source).body[-1])
+        assert shown not in ("table.head()", "table"), "the opening table shows every column"
+    assert ast.unparse(ast.parse(cells[-1]).body[-1]) == "analysis.plot()"

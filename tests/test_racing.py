@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import math
+import shlex
 from pathlib import Path
 
 import numpy as np
@@ -251,6 +252,76 @@ def test_the_command_line_races_writes_and_resumes(
     assert (where / "table.csv").read_text() == first
     assert main(["openings", "--resume", "--no-progress"]) == 2
     assert "need --adaptive" in capsys.readouterr().err
+
+
+def test_ctrl_c_on_the_command_line_says_how_to_go_on(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Ctrl-C in ``genial openings --adaptive --out DIR`` keeps the finished steps and says the
+    command that goes on, with the seed the run drew when it was given none (issue 42)."""
+    from genial.cli import PATH_LIMIT, main
+    from genial.errors import excerpt
+
+    real = openings_module.run_many
+    calls = {"n": 0}
+
+    def interrupted(*args, **kwargs):  # type: ignore[no-untyped-def]
+        calls["n"] += 1
+        if calls["n"] == 2:
+            raise KeyboardInterrupt
+        return real(*args, **kwargs)
+
+    where = tmp_path / "race"
+    argv = ["openings", "--players", "2", "--games-per-opening", "32", "--policy",
+            "mc:1:k1", "--adaptive", "--batch", "16", "--no-progress", "--rows", "1",
+            "--out", str(where)]  # fmt: skip
+    monkeypatch.setattr(openings_module, "run_many", interrupted)
+    assert main(argv) == 130
+    err = capsys.readouterr().err
+    kept = f"every finished step is kept in {excerpt(str(where), PATH_LIMIT)}"
+    assert err.startswith(f"genial openings: interrupted; {kept}")
+    again = err.split("goes on from there: ", 1)[1].strip()
+    words = shlex.split(again)
+    assert words[:2] == ["genial", "openings"] and words[-1] == "--resume"
+    seed = words[words.index("--seed") + 1]
+    assert seed.isdigit() and words.count("--resume") == 1
+    monkeypatch.setattr(openings_module, "run_many", real)
+    assert main(words[1:]) == 0  # the command it said goes on to the end
+    plain = tmp_path / "plain"
+    assert main([*argv[:-1], str(plain), "--seed", seed]) == 0
+    assert (where / "table.csv").read_text() == (plain / "table.csv").read_text()
+
+
+def test_the_race_shows_one_bar_with_its_rounds(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """One bar for the whole race (the uniform analysis's games its total, the most the race
+    can play), the games read back on a resume counted in it, and each round said as it
+    begins; the confirmation has one bar of its own (issue 42)."""
+    import io
+
+    from genial.batch.progress import progress_lines
+
+    options = {"games_per_opening": 32, "seed": 7, "workers": 2, "adaptive": True,
+               "policy": "mc:1:k1", "batch": 16, "progress": True}  # fmt: skip
+    lines = io.StringIO()
+    with progress_lines("race", interval=0.0, stream=lines):
+        analyse(2, out=tmp_path / "book", confirm=32, **options)
+    shown = [line.split(": ", 1)[1].split(" games")[0] for line in lines.getvalue().splitlines()]
+    race = [s for s in shown if s.endswith(f"/{164 * 32:,}")]
+    done = [int(s.split("/")[0].replace(",", "")) for s in race]
+    assert done == sorted(done) and done[-1] == 164 * 32  # one bar, to the end
+    confirm = [s for s in shown if s not in race]
+    assert confirm and all(s.split("/")[1] == confirm[-1].split("/")[0] for s in confirm)
+    err = capsys.readouterr().err
+    assert f"round 1 of the race begins: 164 of 164 classes still in it, {164 * 16:,} games" in err
+    # resumed, the games read from disk move the bar as the games played do
+    lines = io.StringIO()
+    with progress_lines("race", interval=0.0, stream=lines):
+        analyse(2, out=tmp_path / "book", confirm=32, resume=True, **options)
+    last = lines.getvalue().splitlines()
+    assert any(line.endswith(f"{164 * 32:,}/{164 * 32:,} games, 0 s") or
+               f"{164 * 32:,}/{164 * 32:,} games" in line for line in last)  # fmt: skip
 
 
 # -- the opening books -----------------------------------------------------------------------------

@@ -15,7 +15,9 @@
 #   ``determinise(GState *, const Pool *, Draws *)``, ``choose_seat(GState *, const Policy *,
 #   bitgen_t *)`` (the action the seat's policy picks, -1 if none is legal) and
 #   ``write_row(GState *, GRow *, int stop)`` (a finished game's row; ``stop`` is
-#   ``play_game``'s code);
+#   ``play_game``'s code); its draws add their luck to ``Draws.luck`` when it is set;
+# - ``luck_ready()`` (with the GIL): 0 when the game can measure its draws' luck (``luck=``),
+#   else raise ``ValueError`` saying why;
 # - the argument readers (with the GIL): ``read_start(object start, GState *out, bint deal)``
 #   (copy the start, checked, its piles in canonical order; return its seats) and
 #   ``read_seats(policies, epsilons, search, int players, Policy *out)`` (one policy per seat).
@@ -122,7 +124,7 @@ def run_chunk(object start, object chance, object policy, bint deal,
               GLog[::1] logs=None, const int16_t[::1] forced_seats=None,
               const int16_t[::1] forced_actions=None, int view_seat=-1, object search=None,
               const int16_t[::1] forced_each=None, const uint32_t[::1] game_prefix=None,
-              int pool_size=4, uint64_t first_game=0):
+              int pool_size=4, uint64_t first_game=0, double[:, ::1] luck=None):
     """Play ``len(rows)`` games from ``start`` (the kernel's state class; dealt first if
     ``deal``), the draws coming from the ``chance`` bit generator and the policies' choices
     from ``policy`` (so the same chance stream deals the same material whatever the policies),
@@ -149,6 +151,11 @@ def run_chunk(object start, object chance, object policy, bint deal,
     child's key are ``game_prefix`` (``genial.seeds.seed_prefix``; ``pool_size`` its pool), so
     that game ``j`` of two calls with the same root starts from the same draws whatever the
     games before it consumed; ``chance`` and ``policy`` are then left untouched.
+
+    ``luck`` (shape ``(len(rows), seats)``): game ``g``'s draws' luck per seat, the sum over
+    its draws (the deal's included) of each drawing seat's evaluation after the draw minus its
+    expectation over the pile (the game's ``luck_ready`` says whether it has one), written
+    into ``luck[g]``; the games are the same with or without it.
     """
     cdef Py_ssize_t n = rows.shape[0], g, bad = -1
     cdef int players, rc
@@ -168,6 +175,9 @@ def run_chunk(object start, object chance, object policy, bint deal,
     cdef int nprefix = 0
     cdef bint paired = game_prefix is not None
     cdef Py_ssize_t w
+    cdef double seat_luck[MAXP]
+    cdef bint want_luck = luck is not None
+    cdef int i
     if chance is policy:
         raise ValueError("the chance and policy streams must be two bit generators")
     if paired:
@@ -178,6 +188,11 @@ def run_chunk(object start, object chance, object policy, bint deal,
         if first_game > (<uint64_t>1 << 62) or <uint64_t>n > (<uint64_t>1 << 62) - first_game:
             raise ValueError("first_game: out of range")
     players = read_start(start, &base, deal)
+    if want_luck:
+        if luck.shape[0] != n or luck.shape[1] != players:
+            raise ValueError(f"luck: shape ({n}, {players}) wanted, got "
+                             f"({luck.shape[0]}, {luck.shape[1]})")
+        luck_ready()
     memset(pols, 0, sizeof(pols))
     read_seats(policies, epsilons, search, players, pols)
     if logs is not None and logs.shape[0] != n:
@@ -218,6 +233,10 @@ def run_chunk(object start, object chance, object policy, bint deal,
                                        first_game + <uint64_t>g, 1)
                         memset(&ds, 0, sizeof(Draws))
                         ds.rng = rng
+                        if want_luck:
+                            for i in range(MAXP):
+                                seat_luck[i] = 0.0
+                            ds.luck = &seat_luck[0]
                         if view_seat >= 0 and not deal:
                             determinise(&st, &pool, &ds)   # the start, redealt from its unseen pool
                         else:
@@ -239,6 +258,9 @@ def run_chunk(object start, object chance, object policy, bint deal,
                         if rc == 2 and bad < 0:
                             bad = g
                         write_row(&st, &rows[g], rc)
+                        if want_luck:
+                            for i in range(players):
+                                luck[g, i] = seat_luck[i]
                         if log != NULL:
                             log.n_draws = ds.n_log
                             if ds.error == DRAW_LOG_FULL:

@@ -229,6 +229,8 @@ cdef struct Draws:
     int max_log
     int error                   # DRAW_*: the first fault met
     Bag *short_pile             # if not NULL: the pile a draw found the script run out at
+    double *luck                # if not NULL: each seat's draw luck is added here (one per
+                                # seat: the board game's luck adjustment, ``draw_values``)
 
 
 cdef inline void bag_fill(Bag *bag, const uint8_t *counts, int n_types) noexcept nogil:

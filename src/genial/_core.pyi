@@ -158,6 +158,10 @@ class Core(_State):
     def value(self, seat: int, fresh: bool = False) -> float:
         """The learned evaluation of this position for ``seat`` (its estimated share of first
         place; solo: lowest counter over the cap), exact once the game is over."""
+    def draw_values(self, seat: int) -> tuple[npt.NDArray[np.float64], float]:
+        """The luck adjustment's terms of ``seat``'s next draw: the learned evaluation for
+        ``seat`` just after it draws a tile of each type (NaN for a type not in the bag), and
+        their expectation over the bag; ``ValueError`` unless it has room and the bag a tile."""
     def redeal(self, view_seat: int, bit_generator: np.random.BitGenerator) -> None:
         """Determinise in place for ``view_seat``: the other seats' racks go back to the bag,
         the bag is put in canonical order, and those seats (in seat order) draw as many tiles
@@ -203,6 +207,7 @@ class _RunChunk(Protocol[S]):
         game_prefix: npt.NDArray[np.uint32] | None = None,
         pool_size: int = 4,
         first_game: int = 0,
+        luck: npt.NDArray[np.float64] | None = None,
     ) -> None:
         """Play ``len(rows)`` games from ``start`` without the GIL, one result row each.
 
@@ -227,6 +232,10 @@ class _RunChunk(Protocol[S]):
         for the policies, ``root`` the seed whose words before a child's key are
         ``game_prefix`` (``genial.seeds.seed_prefix``, pool ``pool_size``); ``chance`` and
         ``policy`` are then not used.
+
+        ``luck`` (float64, ``(len(rows), seats)``): each game's luck in the draws per seat
+        (the board game's, from the learned evaluation; the card game raises ``ValueError``),
+        the games unchanged.
         """
 
 run_chunk: _RunChunk[Core]

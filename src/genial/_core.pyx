@@ -445,11 +445,20 @@ cdef int next_turn(State *st) noexcept nogil:
 
 
 cdef int refill(State *st, int p, Draws *ds) noexcept nogil:
+    """Fill ``p``'s rack from the bag, one tile at a time; with ``ds.luck``, add each draw's
+    luck to ``ds.luck[p]`` (``draw_values``: the evaluation after the tile drawn minus its
+    expectation over the bag, from ``p``'s view)."""
     cdef int t
+    cdef double values[NTYPE]
+    cdef double expected = 0.0
     while st.rack_n[p] < st.rules.rack_size and st.bag.n > 0:
+        if ds.luck != NULL:
+            expected = draw_values(st, p, values)
         t = bag_draw(&st.bag, ds)
         if t < 0:
             return -1
+        if ds.luck != NULL:
+            ds.luck[p] += values[t] - expected
         st.rack[p][st.rack_n[p]] = t
         st.rack_n[p] += 1
     return 0
@@ -1992,6 +2001,35 @@ cdef class Core(_State):
         unseen_shares(&self.st, seat, share)
         return rate(&self.st, seat, share, fresh)
 
+    def draw_values(self, int seat):
+        """The luck adjustment's terms of ``seat``'s next draw (``run_chunk(luck=...)``): an
+        array of the learned evaluation for ``seat`` just after it draws a tile of each type
+        (NaN for a type not in the bag), and their expectation over the bag. ``ValueError``
+        unless the seat has room on its rack and the bag a tile."""
+        cdef State work
+        cdef double values[NTYPE]
+        cdef double expected
+        cdef int t, i
+        cdef int counts[NTYPE]
+        if not 0 <= seat < self.st.rules.players:
+            raise ValueError(f"no seat {seat}")
+        if self.st.phase == PH_OVER:
+            raise ValueError("the game is over: nothing is drawn")
+        if self.st.rack_n[seat] >= self.st.rules.rack_size or self.st.bag.n == 0:
+            raise ValueError(f"seat {seat} draws nothing: its rack is full or the bag empty")
+        check_value_ready()
+        memcpy(&work, &self.st, sizeof(State))
+        expected = draw_values(&work, seat, values)
+        for t in range(NTYPE):
+            counts[t] = 0
+        for i in range(work.bag.n):
+            counts[work.bag.item[i]] += 1
+        present = np.full(NTYPE, np.nan)
+        for t in range(NTYPE):
+            if counts[t] > 0:
+                present[t] = values[t]
+        return present, expected
+
     def redeal(self, int view_seat, object bit_generator):
         """Determinise in place for ``view_seat``: every other seat's rack goes back to the bag,
         the bag is put in canonical order, and those seats draw as many tiles again (in seat
@@ -2155,6 +2193,11 @@ cdef int read_seats(const uint8_t[::1] policies, const double[::1] epsilons, obj
         if codes[i] == POL_VALUE:
             check_value_ready()
     return 0
+
+
+cdef int luck_ready() except -1:
+    """The luck of the draws is measured by the learned evaluation (``draw_values``)."""
+    return check_value_ready()
 
 
 include "genial/_batch.pxi"

@@ -178,6 +178,53 @@ cdef inline double best_option(const State *st, int p, const double *share,
     return v
 
 
+cdef double draw_values(State *st, int p, double *values) noexcept nogil:
+    """The luck adjustment's terms for seat ``p``'s next draw (one tile, uniform over the
+    bag: ``refill``): ``values[t]``, for each tile type ``t`` in the bag, the evaluation
+    (``rate``, from ``p``'s view) just after ``p`` draws a tile of that type, the unseen
+    shares less that tile; returns their expectation over the bag. ``values[drawn] - expected``
+    has expectation 0 whatever came before (the draw is uniform over the bag), so the sum of
+    these terms over a game is a control variate a result can be adjusted by without bias.
+    ``st`` is left as it was (a rack slot past the rack is written, then restored); the bag,
+    whose order the draws depend on, is only read."""
+    cdef int counts[NTYPE]
+    cdef double shows[NCOL]
+    cdef double after[NCOL]
+    cdef int i, t, c, q, n = st.bag.n, pool = st.bag.n, slot = st.rack_n[p]
+    cdef uint8_t kept = st.rack[p][slot]       # (refill: slot < rack_size <= MAXRACK)
+    cdef double total = 0.0
+    for t in range(NTYPE):
+        counts[t] = 0
+    for i in range(n):
+        counts[st.bag.item[i]] += 1
+    for c in range(NCOL):
+        shows[c] = 0.0
+    for i in range(n):
+        count_shows(st.bag.item[i], shows)
+    for q in range(st.rules.players):      # the pool p has not seen (``unseen_shares``)
+        if q != p:
+            pool += st.rack_n[q]
+            for i in range(st.rack_n[q]):
+                count_shows(st.rack[q][i], shows)
+    st.rack_n[p] = slot + 1
+    for t in range(NTYPE):
+        if counts[t] == 0:
+            continue
+        for c in range(NCOL):
+            after[c] = shows[c]
+        after[TILE_LO[t]] -= 1.0
+        if TILE_HI[t] != TILE_LO[t]:
+            after[TILE_HI[t]] -= 1.0
+        for c in range(NCOL):
+            after[c] = after[c] / (pool - 1) if pool > 1 else 0.0
+        st.rack[p][slot] = t
+        values[t] = rate(st, p, after, False)
+        total += counts[t] * values[t]
+    st.rack_n[p] = slot
+    st.rack[p][slot] = kept
+    return total / n
+
+
 cdef double final_value(const State *st, int p) noexcept nogil:
     """What the evaluation estimates, once the game is over: ``p``'s share of first place (solo:
     its lowest counter over the cap)."""

@@ -38,6 +38,7 @@ import importlib
 import json
 import os
 import re
+import secrets
 import shlex
 import stat
 import sys
@@ -892,6 +893,9 @@ def _openings(args: argparse.Namespace, session: _Session) -> int:
             raise CommandLineError("--out: empty path (with --adaptive, a directory)")
         if args.out is not None:
             _check_name("--out", args.out)
+        if args.out is not None and args.seed is None:  # drawn here, to say it on Ctrl-C
+            args.seed = secrets.randbits(128)  # (as numpy.random.SeedSequence draws)
+            args.argv = [*args.argv, "--seed", str(args.seed)]
         race = {"adaptive": True, "out": args.out, "resume": args.resume}
         race["confidence"] = args.confidence
         if args.batch is not None:
@@ -905,22 +909,18 @@ def _openings(args: argparse.Namespace, session: _Session) -> int:
     session.outputs = [out for out in (table, plot) if out]
     _require(("pandas",), "pandas", "genial openings (its table)")
     _require_formats(session.outputs)
-    with _scheduler(args) as address:
-        result = analyse(
-            rules=rules,
-            games_per_opening=args.games_per_opening,
-            policy=_policy(args, DEFAULT_POLICY),
-            seed=args.seed,
-            workers=_workers(args),
-            backend=args.backend,
-            address=address,
-            reply_to=args.reply_to,
-            progress=_progress_on(args),
-            epsilon=args.epsilon,
-            **race,
-            **({"confirm": args.confirm} if args.confirm else {}),
-            **({} if args.paired else {"paired": False}),
-        )
+    try:
+        with _scheduler(args) as address:
+            result = _analyse_openings(analyse, args, rules, address, race)
+    except KeyboardInterrupt:
+        if args.adaptive and args.out is not None:
+            again = [a for a in args.argv if a != "--resume"]
+            session.interrupted = (
+                f"every finished step is kept in {excerpt(args.out, PATH_LIMIT)}; the same "
+                f"command with --resume goes on from there: "
+                f"{shlex.join(['genial', *again, '--resume'])}"
+            )
+        raise
     session.finished = True
     writes: list[tuple[_Output, Callable[[str], object]]] = []
     if args.adaptive and args.out is not None:
@@ -937,6 +937,31 @@ def _openings(args: argparse.Namespace, session: _Session) -> int:
     if plot:
         session.say(f"plot written to {args.plot}")
     return 0
+
+
+def _analyse_openings(
+    analyse: Callable[..., Any],
+    args: argparse.Namespace,
+    rules: Any,
+    address: Any,
+    race: dict[str, Any],
+) -> Any:
+    """``genial openings``'s call of the game's opening analysis."""
+    return analyse(
+        rules=rules,
+        games_per_opening=args.games_per_opening,
+        policy=_policy(args, DEFAULT_POLICY),
+        seed=args.seed,
+        workers=_workers(args),
+        backend=args.backend,
+        address=address,
+        reply_to=args.reply_to,
+        progress=_progress_on(args),
+        epsilon=args.epsilon,
+        **race,
+        **({"confirm": args.confirm} if args.confirm else {}),
+        **({} if args.paired else {"paired": False}),
+    )
 
 
 def _match(args: argparse.Namespace, session: _Session) -> int:

@@ -63,10 +63,12 @@ class KernelAdapter:
         policy: np.random.BitGenerator,
         size: int,
         first_game: int = 0,
+        luck: npt.NDArray[np.float64] | None = None,
     ) -> tuple[npt.NDArray[Any], npt.NDArray[Any] | None]:
         """Play ``size`` games of ``spec`` on the ``chance`` and ``policy`` streams; a paired
         spec (``BatchSpec.paired``) plays game ``first_game + g`` of the batch on that game's
-        own streams instead (the kernel's ``game_prefix``)."""
+        own streams instead (the kernel's ``game_prefix``). ``luck`` (``(size, seats)``
+        float64): filled with each game's luck per seat (the kernel's ``luck``)."""
         core, deal = self.start(spec)
         paired: dict[str, Any] = {}
         if spec.paired:
@@ -92,6 +94,7 @@ class KernelAdapter:
             actions,
             search=search if self.search else None,
             **paired,
+            **({} if luck is None else {"luck": luck}),
         )
         return rows, logs
 

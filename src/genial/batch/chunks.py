@@ -64,14 +64,16 @@ def check_memory(n: int, adapter: Any, records: bool) -> None:
 def run_chunk(spec: BatchSpec, chunk: int, size: int) -> Chunk:
     """Play the first ``size`` games of chunk ``chunk`` of ``spec`` and return their rows."""
     adapter = entry(spec.game).adapter
+    extra: dict[str, Any] = {}
+    if (spec.paired or spec.luck) and not isinstance(adapter, KernelAdapter):
+        what = "pair games" if spec.paired else "measure luck"
+        raise GenialError(f"the game {spec.game!r} has no kernel: it cannot {what}")
     if spec.paired:  # (each game on its own streams: the kernels' game_prefix)
-        if not isinstance(adapter, KernelAdapter):
-            raise GenialError(f"the game {spec.game!r} has no kernel: it cannot pair games")
-        first = chunk * spec.chunk_games
-        rows, logs = adapter.play(spec, *spec.chunk_streams(chunk), size, first_game=first)
-    else:
-        rows, logs = adapter.play(spec, *spec.chunk_streams(chunk), size)
-    return Chunk(chunk, rows, logs)
+        extra["first_game"] = chunk * spec.chunk_games
+    if spec.luck:
+        extra["luck"] = np.zeros((size, spec.rules.players), dtype=np.float64)
+    rows, logs = adapter.play(spec, *spec.chunk_streams(chunk), size, **extra)
+    return Chunk(chunk, rows, logs, extra.get("luck"))
 
 
 Item = tuple[int, BatchSpec, int, int]
@@ -179,6 +181,10 @@ def run_many(
         np.zeros(n, dtype=a.log_dtype) if spec.records else None
         for a, (spec, n) in zip(adapters, jobs, strict=True)
     ]
+    lucks = [
+        np.zeros((n, spec.rules.players), dtype=np.float64) if spec.luck else None
+        for spec, n in jobs
+    ]
     plans = []
     for (spec, n), f in zip(jobs, starts, strict=True):
         size = spec.chunk_games
@@ -197,11 +203,14 @@ def run_many(
         job_logs = logs[j]
         if job_logs is not None and done.logs is not None:
             job_logs[lo:hi] = done.logs
+        job_luck = lucks[j]
+        if job_luck is not None and done.luck is not None:
+            job_luck[lo:hi] = done.luck
 
     seconds = play_chunks(
         work, place, workers=n_workers, backend=backend, address=address, progress=progress
     )
     return [
-        Playouts(spec, r, np.arange(f, f + n, dtype=np.int64), lg, seconds=seconds)
-        for (spec, n), f, r, lg in zip(jobs, starts, rows, logs, strict=True)
+        Playouts(spec, r, np.arange(f, f + n, dtype=np.int64), lg, seconds=seconds, luck=lk)
+        for (spec, n), f, r, lg, lk in zip(jobs, starts, rows, logs, lucks, strict=True)
     ]

@@ -11,7 +11,7 @@ from contextvars import ContextVar
 from dataclasses import dataclass
 from typing import TextIO
 
-__all__ = ["progress_bar", "progress_lines"]
+__all__ = ["one_bar", "progress_bar", "progress_lines"]
 
 
 @dataclass(frozen=True)
@@ -23,6 +23,7 @@ class _Lines:
 
 
 _LINES: ContextVar[_Lines | None] = ContextVar("genial_progress_lines", default=None)
+_SHARED: ContextVar[Callable[[int], None] | None] = ContextVar("genial_one_bar", default=None)
 
 
 @contextlib.contextmanager
@@ -65,9 +66,12 @@ def _line_bar(total: int, unit: str, lines: _Lines) -> Callable[[int], None]:
 
 def progress_bar(total: int, enabled: bool, unit: str = "games") -> Callable[[int], None] | None:
     """A callable that advances a bar by ``k``, or ``None`` when not ``enabled`` (within
-    ``progress_lines``, plain lines instead of a bar)."""
+    ``progress_lines``, plain lines instead of a bar; within ``one_bar``, that bar)."""
     if not enabled:
         return None
+    shared = _SHARED.get()
+    if shared is not None:
+        return shared
     lines = _LINES.get()
     if lines is not None:
         return _line_bar(total, unit, lines)
@@ -87,6 +91,7 @@ def progress_bar(total: int, enabled: bool, unit: str = "games") -> Callable[[in
                 sys.stderr.write("\n")
             sys.stderr.flush()
 
+        text_bar.close = lambda: done[0] < total and sys.stderr.write("\n")  # type: ignore[attr-defined]
         return text_bar
     bar = tqdm(total=total, unit=unit, unit_scale=True, smoothing=0.05)
 
@@ -95,4 +100,37 @@ def progress_bar(total: int, enabled: bool, unit: str = "games") -> Callable[[in
         if bar.n >= total:
             bar.close()
 
+    update.close = bar.close  # type: ignore[attr-defined]
+    update.write = tqdm.write  # type: ignore[attr-defined]
     return update
+
+
+@contextlib.contextmanager
+def one_bar(total: int, enabled: bool, unit: str = "games") -> Iterator[Callable[[str], None]]:
+    """Within it, the bars ``progress_bar`` makes in this thread are all one bar of ``total``
+    (a run of many calls, such as the adaptive opening analysis's steps, shows one bar of the
+    whole instead of one a step). Yields ``say(text)``, which shows ``text`` (a round, say) on
+    the bar or, for plain lines and the text bar, on a line of its own."""
+    bar = progress_bar(total, enabled, unit)
+    if bar is None:
+        yield lambda text: None
+        return
+    token = _SHARED.set(bar)
+    write = getattr(bar, "write", None)  # tqdm's, which keeps the bar below the text
+
+    def say(text: str) -> None:
+        with contextlib.suppress(OSError, ValueError):
+            if write is not None:
+                write(text, file=sys.stderr)
+            else:
+                sys.stderr.write(f"{text}\n")
+                sys.stderr.flush()
+
+    try:
+        yield say
+    finally:
+        _SHARED.reset(token)
+        close = getattr(bar, "close", None)  # a bar the run ended short of its total
+        if close is not None:
+            with contextlib.suppress(OSError, ValueError):
+                close()

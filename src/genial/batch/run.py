@@ -330,7 +330,9 @@ def simulate(
         ``"epsilon-greedy"`` seats without a parameter of their own (0.1). The board game:
         ``"openings"``, first placements every game makes (``openings[i]`` is seat ``i``'s;
         its tile is put on the seat's rack before the deal; used by ``genial.openings``; not
-        with ``start``).
+        with ``start``); ``"luck"``, measure every game's luck in the draws
+        (``Playouts.luck``, ``Playouts.luck_on``: luck adjustment, docs/openings.md; the games
+        are the same; in memory only, not with ``out``).
     records : bool
         Keep every game's log, so that ``Playouts.records`` gives its record (about 1.8 KB per
         game in memory; JSON only when asked).
@@ -392,6 +394,10 @@ def simulate(
             progress=progress,
             backend=backend,
             address=address,
+        )
+    if spec.luck:
+        raise GenialError(
+            "luck is kept in memory only: a dataset (out=) does not store it; play without out="
         )
     from .dataset import write
 

@@ -48,6 +48,9 @@ class BatchSpec:
     game ``j`` of two batches of one seed (two openings, two moves) is played on the same
     draws as far as their games allow, whatever the games before it consumed; else chunk
     ``c`` plays its games one after another on ``chunk_streams(c)``."""
+    luck: bool = False
+    """Whether each game also measures its draws' luck per seat (``Playouts.luck``; the board
+    game's ``options={"luck": True}``); the games are the same either way."""
 
     @property
     def chunk_games(self) -> int:
@@ -90,6 +93,7 @@ class BatchSpec:
             self.start,
             self.openings,
             self.paired,
+            self.luck,
         ) == (
             other.game,
             other.rules,
@@ -98,6 +102,7 @@ class BatchSpec:
             other.start,
             other.openings,
             other.paired,
+            other.luck,
         ) and self.seed_key == other.seed_key
 
     def __hash__(self) -> int:
@@ -312,6 +317,7 @@ class Chunk:
     index: int
     rows: npt.NDArray[Any]
     logs: npt.NDArray[Any] | None = None
+    luck: npt.NDArray[np.float64] | None = None  # (games, seats), with ``BatchSpec.luck``
 
 
 class GameAdapter(Protocol):
@@ -365,15 +371,17 @@ def check_fields(
 ) -> dict[str, Any]:
     """A batch's policy, start and game options checked for the game of the registry entry
     ``game``, whose rules are ``rules``: its ``BatchSpec`` fields ``policies``, ``epsilons``,
-    ``openings`` and ``start`` (``start``, a game or a position text, as the game's text).
+    the game's own (the board game's ``openings`` and ``luck``) and ``start`` (``start``, a
+    game or a position text, as the game's text).
     ``options`` is a mapping of the adapter's option names (those left out take their
     defaults); ``GenialError`` for options that are not a mapping or name no option of the game.
 
     >>> from genial.registry import entry
     >>> board = entry("board")
-    >>> check_fields(board, board.rules(2), policy="greedy", start=None,
-    ...              options={"openings": ["R1,-5+B2,-5"]})
-    {'policies': ('greedy', 'greedy'), 'epsilons': (0.1, 0.1), 'openings': (...,), 'start': None}
+    >>> fields = check_fields(board, board.rules(2), policy="greedy", start=None,
+    ...                       options={"openings": ["R1,-5+B2,-5"]})
+    >>> fields["policies"], fields["openings"], fields["luck"], fields["start"]
+    (('greedy', 'greedy'), (...,), False, None)
     >>> check_fields(board, board.rules(2), policy="greedy", start=None,
     ...              options={"opening": ()})
     Traceback (most recent call last):

@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from .. import _core
-from ..errors import GenialError, excerpt
+from ..errors import GenialError, checked_flag, excerpt
 from ..kernel_adapter import KernelAdapter
 from ..policies import DEFAULT_EPSILON, parse_policies
 from .game import Game
@@ -38,11 +38,14 @@ class BoardAdapter(KernelAdapter):
     log_dtype: np.dtype[Any] = _core.LOG_DTYPE
     per_seat: frozenset[str] = frozenset({"scores", "ranks", "bonus", "swaps", "opening"})
     """The row columns with a seat axis (``Playouts.column`` cuts them to the seats)."""
-    options: Mapping[str, Any] = MappingProxyType({"epsilon": DEFAULT_EPSILON, "openings": ()})
+    options: Mapping[str, Any] = MappingProxyType(
+        {"epsilon": DEFAULT_EPSILON, "openings": (), "luck": False}
+    )
     """``simulate(..., options=...)`` of the board game: ``epsilon``, the epsilon of
     ``"epsilon-greedy"`` seats without a parameter of their own; ``openings``, the first
     placements every game makes (``openings[i]``: seat ``i``'s; its tile is put on the seat's
-    rack before the deal; not with ``start``)."""
+    rack before the deal; not with ``start``); ``luck``, measure each game's luck in the
+    draws (``Playouts.luck``; the games are the same)."""
 
     # -- checking a batch's arguments ------------------------------------------------------------
     def check(
@@ -53,12 +56,23 @@ class BoardAdapter(KernelAdapter):
         start: str | None,
         epsilon: float,
         openings: Sequence[Move | str | int],
+        luck: bool = False,
     ) -> dict[str, Any]:
         """A batch's game-specific arguments, checked (``start``: the checked position text, or
         None): the ``BatchSpec`` fields they give."""
         names, epsilons = parse_policies(policy, rules.players, epsilon)
         forced = _check_openings(openings, rules, start)
-        return {"policies": names, "epsilons": epsilons, "openings": forced}
+        measured = checked_flag(luck, "luck")
+        if measured:
+            reason = _core.value_weights_error()
+            if reason is not None:
+                raise GenialError(f"luck needs the learned evaluation: {reason}")
+        return {
+            "policies": names,
+            "epsilons": epsilons,
+            "openings": forced,
+            "luck": bool(measured),
+        }
 
     # -- playing ---------------------------------------------------------------------------------
     def start(self, spec: BatchSpec) -> tuple[_core.Core, bool]:

@@ -26,7 +26,7 @@ import math
 import os
 import re
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal
@@ -37,6 +37,7 @@ import numpy.typing as npt
 from ..batch import Playouts, prepare, run_many, simulate  # noqa: F401  (observe's doctest)
 from ..batch.backends import checked_backend
 from ..batch.chunks import check_memory
+from ..batch.progress import one_bar, progress_bar
 from ..errors import GenialError, checked_flag, checked_int, excerpt
 from ..files import DirectoryLock, load_json, read_bounded, write_atomic
 from ..policies import canonical, parse_policies
@@ -317,6 +318,22 @@ def _per_game(runs: Playouts, seat: int) -> dict[str, np.ndarray]:
     }
 
 
+_GAMES = ("win", "shared", "mine", "others")  # the columns of ``_per_game``
+
+
+def _games_of(results: Sequence[Playouts], seat: int) -> dict[str, np.ndarray]:
+    """``_per_game`` of several batches, their games one after another."""
+    each = [_per_game(runs, seat) for runs in results]
+    return {name: np.concatenate([games[name] for games in each]) for name in _GAMES}
+
+
+def _refuse_impossible(games: dict[str, np.ndarray], where: str, step: int) -> None:
+    """A step read back from disk holds no game both won alone and shared (the checksum
+    guards against damage, this against a well-formed lie)."""
+    if np.any(games["win"] & games["shared"]):
+        raise CheckpointError(f"{where}: step {step}: a game both won and shared")
+
+
 def _class_stats(runs: Playouts, seat: int) -> dict[str, Any]:
     return _stats(_per_game(runs, seat))
 
@@ -374,8 +391,12 @@ class OpeningAnalysis:
     metric, 95%) are the estimates to read (NaN, 0 games, for the other classes).
 
     ``metric`` is ``"win_rate"``, or ``"lowest"`` in the solo game (the result of a solo game
-    is its lowest counter); ``average`` is the metric over all games. In the team game a win is
-    the opener's team's.
+    is its lowest counter); ``average`` is the metric over all games (a win rate with its
+    Wilson interval), except in a raced table (``race``), whose classes played as many games
+    as the race gave them: there it is the mean of the classes' estimates, each class weighing
+    the same (a stratified mean, as ``effects`` pools groups of classes), the metric of an
+    opening drawn uniformly from the classes (a pooled rate would lean toward the classes that
+    stayed in the race). In the team game a win is the opener's team's.
     """
 
     players: int
@@ -417,6 +438,51 @@ class OpeningAnalysis:
             f"<OpeningAnalysis: rules {self.rules}, seat {self.seat}{reply}, "
             f"{len(self.classes)} classes{games}, policies {self.policy}{seed}>"
         )
+
+    def effects(self) -> pd.DataFrame:
+        """What the classes share, pooled: the metric of an opening drawn uniformly from the
+        classes with a given value of a feature, with its 95% interval, for the features
+        ``points`` (what the opening scores), ``touching`` (its halves touching the symbol:
+        how close it keeps to it), ``symbol_halves`` (its halves of the symbol's colour) and
+        ``rim`` (its halves on the board's rim), and ``all`` (every class: ``average``).
+
+        Each class weighs the same, whatever its games (a raced table gives the classes it
+        stopped fewer), and each class's games are its own: the estimate of a group is the
+        mean of its classes' estimates, with the variance ``sum(var_i / n_i) / k^2`` of a
+        stratified mean (normal interval). These are selection-free: no group was chosen by
+        the games that estimate it. Columns: ``feature``, ``value``, ``classes``, ``games``,
+        ``estimate``, ``lo``, ``hi``.
+
+        >>> from genial.openings import book
+        >>> effects = book(2).effects()
+        >>> by_points = effects[effects["feature"] == "points"]
+        >>> list(by_points["value"])
+        [0, 1, 2]
+        >>> bool(by_points["estimate"].is_monotonic_increasing)
+        True
+        """
+        import pandas as pd
+
+        t = self.table
+        rows: list[tuple[str, str | int, np.ndarray]] = [("all", "all", np.ones(len(t), bool))]
+        for feature in ("points", "touching", "symbol_halves", "rim"):
+            for value in sorted(t[feature].unique()):
+                rows.append((feature, int(value), (t[feature] == value).to_numpy()))
+        out = []
+        for feature, value, pick in rows:
+            mean, lo, hi = _stratified(t[pick], self.metric)
+            out.append(
+                {
+                    "feature": feature,
+                    "value": value,
+                    "classes": int(pick.sum()),
+                    "games": int(t["games"][pick].sum()),
+                    "estimate": mean,
+                    "lo": lo,
+                    "hi": hi,
+                }
+            )
+        return pd.DataFrame(out)
 
     def to_parquet(self, path: str | os.PathLike[str]) -> None:
         """Write the table as Parquet (needs pyarrow)."""
@@ -643,13 +709,16 @@ def _table(
     *,
     paired: bool = False,
     best: Sequence[bool] | None = None,
+    raced: bool = False,
 ) -> tuple[pd.DataFrame, float, float, float]:
     """The table, best first by ``metric`` ("win_rate", or "lowest" in the solo game), and the
     average with its interval. Each class is tested against the average (two-sided z-test),
     ``best`` marks the classes that may be best (``_best``; with ``paired``, on the classes'
     games compared game by game; ``best`` given: as read from a book, in ``classes``' order),
     and ``confirmed`` (class -> ``_confirm_stats``) adds the confirmation stage's columns
-    (``_CONFIRM_TABLE``)."""
+    (``_CONFIRM_TABLE``). ``raced``: the classes' games were set by a race, which plays the
+    classes it stops less, so the average is the classes' stratified mean (``_stratified``),
+    not the pooled games'."""
     try:
         import pandas as pd
     except ImportError:  # pragma: no cover - exercised only without pandas
@@ -686,16 +755,22 @@ def _table(
             wins = int(table["wins"].sum()) if len(table) else 0
             average = wins / games if games else math.nan
             lo, hi = (float(v) for v in wilson_interval(wins, games))
+            if raced:
+                average, lo, hi = _stratified(table, metric)
             p = table["win_rate"].to_numpy(dtype=np.float64)
             z = (p - average) / np.sqrt(average * (1 - average) / n)
         else:
             average = float((table["lowest"] * table["games"]).sum() / games) if games else math.nan
+            if raced:
+                average = float(table["lowest"].mean())
             # the pooled standard deviation of all games' results
             within = (table["games"] * table["lowest_sd"].fillna(0) ** 2).sum()
             between = (table["games"] * (table["lowest"] - average) ** 2).sum()
             spread = math.sqrt((within + between) / games) if games else math.nan
             half = Z95 * spread / math.sqrt(games) if games else math.nan
             lo, hi = average - half, average + half
+            if raced:
+                average, lo, hi = _stratified(table, metric)
             z = (table["lowest"].to_numpy(dtype=np.float64) - average) / (spread / np.sqrt(n))
         p_value = np.array([math.erfc(abs(v) / math.sqrt(2)) if np.isfinite(v) else 1.0 for v in z])
     table["p_value"] = p_value
@@ -715,6 +790,33 @@ def _table(
             ]
     table = table.sort_values([metric, "class"], ascending=[False, True], kind="stable")
     return table.reset_index(drop=True), average, float(lo), float(hi)
+
+
+def _class_variances(table: pd.DataFrame, metric: str) -> np.ndarray:
+    """Each class's variance of its estimate (a win rate's ``p(1 - p) / n``, a mean's
+    ``sd^2 / n``)."""
+    n = table["games"].to_numpy(dtype=np.float64)
+    if metric == "win_rate":
+        p = table["win_rate"].to_numpy(dtype=np.float64)
+        spread = p * (1 - p)
+    else:
+        spread = table["lowest_sd"].fillna(0).to_numpy(dtype=np.float64) ** 2
+    with np.errstate(divide="ignore", invalid="ignore"):
+        out: np.ndarray = spread / n
+    return out
+
+
+def _stratified(table: pd.DataFrame, metric: str) -> tuple[float, float, float]:
+    """The metric of a class drawn uniformly from ``table``'s: the mean of the classes'
+    estimates with its 95% normal interval, ``var = sum(var_i) / k^2`` (each class's games
+    its own: a stratified mean)."""
+    k = len(table)
+    if k == 0 or int(table["games"].min()) == 0:
+        return math.nan, math.nan, math.nan
+    values = table["win_rate" if metric == "win_rate" else "lowest"].to_numpy(dtype=np.float64)
+    mean = float(values.mean())
+    half = Z95 * math.sqrt(float(_class_variances(table, metric).sum())) / k
+    return mean, mean - half, mean + half
 
 
 BEST_CONFIDENCE = 0.95
@@ -803,7 +905,13 @@ def _result(
     other ``fields``."""
     metric = "lowest" if rules.players == 1 else "win_rate"
     table, average, lo, hi = _table(
-        classes, stats, metric, confirmed, paired=bool(fields.get("paired")), best=best
+        classes,
+        stats,
+        metric,
+        confirmed,
+        paired=bool(fields.get("paired")),
+        best=best,
+        raced=fields.get("race") is not None,
     )
     return OpeningAnalysis(
         players=rules.players,
@@ -953,19 +1061,24 @@ def analyse(
     if adaptive is not False:
         if adaptive is not True:
             raise GenialError(f"adaptive must be True or False, got {excerpt(adaptive)}")
-        stats, race_info = _race(
-            specs,
-            int(games_per_opening),
-            seat,
-            metric,
-            game_rules,
-            confidence=confidence,
-            batch=batch,
-            out=out,
-            resume=resume,
-            params=race_params,
-            run=run,
-        )
+        # one bar for the whole race: its total is the uniform analysis's games, the most the
+        # race can play (it ends sooner when it stops classes)
+        with one_bar(len(specs) * int(games_per_opening), progress) as say:
+            stats, race_info = _race(
+                specs,
+                int(games_per_opening),
+                seat,
+                metric,
+                game_rules,
+                confidence=confidence,
+                batch=batch,
+                out=out,
+                resume=resume,
+                params=race_params,
+                run=run,
+                say=say,
+                read=progress_bar(0, progress),
+            )
     else:
         if out is not None or resume is not False or batch is not None:
             raise GenialError("out=, resume= and batch= are options of adaptive=True")
@@ -981,26 +1094,29 @@ def analyse(
         selected, *_ = _table(classes, stats, metric, paired=paired)
         members = [int(i) for i in selected.loc[selected["best"], "class"]]
         check_memory(int(confirm) * len(members), entry("board").adapter, False)
-        confirmed = _confirm(
-            [
-                spec_of(classes[i], int(confirm), (CONFIRM_KEY,) if paired else (CONFIRM_KEY, i))
-                for i in members
-            ],
-            members,
-            int(confirm),
-            seat,
-            metric,
-            game_rules,
-            out=out,
-            resume=resume,
-            params={
-                **race_params,
-                **({k: race_info[k] for k in ("confidence", "batch")} if race_info else {}),
-                "confirm": int(confirm),
-                "members": members,
-            },
-            run=run,
-        )
+        fresh = [
+            spec_of(classes[i], int(confirm), (CONFIRM_KEY,) if paired else (CONFIRM_KEY, i))
+            for i in members
+        ]
+        with one_bar(int(confirm) * len(members), progress):
+            confirmed = _confirm(
+                fresh,
+                members,
+                int(confirm),
+                seat,
+                metric,
+                game_rules,
+                out=out,
+                resume=resume,
+                params={
+                    **race_params,
+                    **({k: race_info[k] for k in ("confidence", "batch")} if race_info else {}),
+                    "confirm": int(confirm),
+                    "members": members,
+                },
+                run=run,
+                read=progress_bar(0, progress),
+            )
     return _result(
         classes,
         stats,
@@ -1033,6 +1149,7 @@ def _confirm(
     resume: bool,
     params: dict[str, Any],
     run: Any,
+    read: Callable[[int], None] | None = None,
 ) -> dict[int, dict[str, float]]:
     """The confirmation stage (``analyse(confirm=N)``): ``confirm`` fresh games of each class
     of the best set (``specs[k]`` plays class ``members[k]``), class -> ``_confirm_stats``.
@@ -1049,7 +1166,6 @@ def _confirm(
         for k in range(len(members))
         for start in range(0, confirm, per_step)
     ]
-    names = ("win", "shared", "mine", "others")
     parts: list[list[dict[str, np.ndarray]]] = [[] for _ in members]
     check: Checkpoint | None = None
     pending: list[tuple[dict[str, Any], dict[str, np.ndarray]]] = []
@@ -1061,7 +1177,7 @@ def _confirm(
         )
     if check is None:  # every class's chunks through one pool, as one call
         results = run([(spec, confirm) for spec in specs], [0] * len(specs))
-        parts = [[{name: _per_game(runs, seat)[name] for name in names}] for runs in results]
+        parts = [[_games_of([runs], seat)] for runs in results]
         plan = []
     try:
         where = excerpt(str(Path(os.fspath(out)) / "confirm"), 200) if out is not None else ""
@@ -1074,11 +1190,11 @@ def _confirm(
                     raise CheckpointError(
                         f"{where}: step {step} is not a step of this confirmation"
                     )
-                if np.any(games["win"] & games["shared"]):
-                    raise CheckpointError(f"{where}: step {step}: a game both won and shared")
+                _refuse_impossible(games, where, step)
+                if read is not None:  # (the bar counts the games read back too)
+                    read(len(games["win"]))
             else:
-                (runs,) = run([(specs[k], count)], [start])
-                games = {name: _per_game(runs, seat)[name] for name in names}
+                games = _games_of(run([(specs[k], count)], [start]), seat)
                 if check is not None:
                     check.add({"class": int(members[k]), "first": start}, games)
             parts[k].append(games)
@@ -1087,7 +1203,7 @@ def _confirm(
             check.close()
     confirmed = {}
     for k, i in enumerate(members):
-        games = {name: np.concatenate([p[name] for p in parts[k]]) for name in names}
+        games = {name: np.concatenate([p[name] for p in parts[k]]) for name in _GAMES}
         mine = games["mine"].astype(np.float64)
         confirmed[int(i)] = _confirm_stats(
             len(mine),
@@ -1118,6 +1234,8 @@ def _race(
     resume: bool,
     params: dict[str, Any],
     run: Any,
+    say: Callable[[str], None] | None = None,
+    read: Callable[[int], None] | None = None,
 ) -> tuple[list[dict[str, float]], dict[str, Any]]:
     """The adaptive analysis (``analyse(adaptive=True)``): the classes' statistics and the
     race's summary. Each step plays a group of classes' next games (``run(jobs, starts)``) and
@@ -1155,7 +1273,9 @@ def _race(
             out, params, resume=resume, arrays=arrays, rows=max(per_step, cap)
         )
     try:
-        return _run_race(race, specs, seat, metric, cap, out, check, pending, per_step, run)
+        return _run_race(
+            race, specs, seat, metric, cap, out, check, pending, per_step, run, say, read
+        )
     finally:
         if check is not None:
             check.close()  # the directory's lock: the race has ended, however it ended
@@ -1172,6 +1292,8 @@ def _run_race(
     pending: list[tuple[dict[str, Any], dict[str, np.ndarray]]],
     per_step: int,
     run: Any,
+    say: Callable[[str], None] | None,
+    read: Callable[[int], None] | None,
 ) -> tuple[list[dict[str, float]], dict[str, Any]]:
     """The rounds of ``_race``: steps read back from ``pending`` (checked against the race:
     each must be the step this analysis would play next), then played and added to
@@ -1182,7 +1304,7 @@ def _run_race(
     def take(cls: np.ndarray, games: dict[str, np.ndarray]) -> None:
         for i in np.unique(cls):
             rows = cls == i
-            part = {name: games[name][rows] for name in ("win", "shared", "mine", "others")}
+            part = {name: games[name][rows] for name in _GAMES}
             parts[int(i)].append(part)
             value = part["win"] if metric == "win_rate" else part["mine"]
             race.record(int(i), count=int(rows.sum()), total=float(value.sum()))
@@ -1206,10 +1328,9 @@ def _run_race(
                     raise CheckpointError(
                         f"{excerpt(str(out), 200)}: step {step} is not a step of this analysis"
                     )
-                if np.any(games["win"] & games["shared"]):
-                    raise CheckpointError(
-                        f"{excerpt(str(out), 200)}: step {step}: a game both won and shared"
-                    )
+                _refuse_impossible(games, excerpt(str(out), 200), step)
+                if read is not None:  # (the bar counts the games read back too)
+                    read(len(games["cls"]))
                 take(games["cls"], games)
                 continue
             group = split(todo, max(1, per_step // max(1, goal[todo[0]] - race.count[todo[0]])))[0]
@@ -1219,14 +1340,16 @@ def _run_race(
             cls = np.concatenate(
                 [np.full(len(r), i, dtype=np.uint16) for i, r in zip(group, results, strict=True)]
             )
-            games = {
-                name: np.concatenate([_per_game(r, seat)[name] for r in results])
-                for name in ("win", "shared", "mine", "others")
-            }
+            games = _games_of(results, seat)
             if check is not None:
                 check.add({"round": race.round}, {"cls": cls, **games})
             take(cls, games)
         race.end_round()
+        if not race.done and say is not None:
+            say(
+                f"round {race.round} of the race begins: {len(race.alive)} of {k} classes "
+                f"still in it, {sum(race.count):,} games played of at most {k * cap:,}"
+            )
     if pending:
         raise CheckpointError(
             f"{excerpt(str(out), 200)}: it holds more steps than this analysis makes"

@@ -979,4 +979,8 @@ cdef int read_seats(const uint8_t[::1] policies, const double[::1] epsilons, obj
     return 0
 
 
+cdef int luck_ready() except -1:
+    raise ValueError("the card game has no evaluation to measure the luck of its draws by")
+
+
 include "genial/_batch.pxi"
