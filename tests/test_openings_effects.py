@@ -5,6 +5,7 @@ games, with the interval of a stratified mean."""
 from __future__ import annotations
 
 import math
+from statistics import NormalDist
 
 import numpy as np
 import pytest
@@ -91,3 +92,72 @@ def test_a_raced_table_averages_its_classes_not_its_games() -> None:
     # the same classes, not raced: every game weighs the same (observe, a uniform analysis)
     plain = _synthetic(raced=False)
     assert plain.average == pytest.approx(pooled, abs=1e-12)
+
+
+# -- replaying the confirmed classes on fresh games -----------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def confirmed():  # type: ignore[no-untyped-def]
+    from genial.openings import analyse
+
+    return analyse(2, games_per_opening=64, seed=1, confirm=512, workers=2)
+
+
+def test_a_replay_of_the_confirmed_classes(confirmed) -> None:  # type: ignore[no-untyped-def]
+    """Fresh games of a confirmed class land where its confirmation said: the replay's rows
+    recomputed by hand, every replayed class agreeing (Bonferroni over the rows), and the
+    same seed giving the same replay."""
+    t = confirmed.table
+    members = t[t["confirm_games"] > 0]
+    picked = [int(i) for i in members["class"][:4]]
+    again = confirmed.replay(picked, games=2048, seed=77, workers=2)
+    assert list(again["class"]) == picked and (again["games"] == 2048).all()
+    z = NormalDist().inv_cdf(1 - 0.025 / 4)
+    for _, row in again.iterrows():
+        mine = members[members["class"] == row["class"]].iloc[0]
+        assert row["confirmed"] == mine["confirmed"] and row["confirm_games"] == 512
+        a, b = row["confirmed"], row["replayed"]
+        assert row["inside"] == (mine["confirmed_lo"] <= b <= mine["confirmed_hi"])
+        spread = math.sqrt(a * (1 - a) / 512 + b * (1 - b) / 2048)
+        assert row["agrees"] == (abs(a - b) <= z * spread)
+        assert row["replayed_lo"] <= b <= row["replayed_hi"]
+    assert again["agrees"].all()  # greedy's classes are as the confirmation says
+    same = confirmed.replay(picked, games=2048, seed=77, workers=1)
+    assert same.equals(again)  # the seed decides, not the workers
+    everything = confirmed.replay(games=16, seed=5, workers=2)
+    assert len(everything) == len(members)
+
+
+def test_a_replay_catches_a_wrong_confirmation(confirmed) -> None:  # type: ignore[no-untyped-def]
+    """A table whose confirmed estimate is off by 15 points (as a winner's curse or a bug
+    would leave it) fails the replay's check."""
+    import dataclasses
+
+    t = confirmed.table.copy()
+    first = t.index[t["confirm_games"] > 0][0]
+    for column in ("confirmed", "confirmed_lo", "confirmed_hi"):
+        t.loc[first, column] = t.loc[first, column] + 0.15
+    wrong = dataclasses.replace(confirmed, table=t)
+    again = wrong.replay([int(t.loc[first, "class"])], games=2048, seed=77, workers=2)
+    assert not again["agrees"].iloc[0] and not again["inside"].iloc[0]
+
+
+def test_replay_errors(confirmed) -> None:  # type: ignore[no-untyped-def]
+    from genial.errors import GenialError
+
+    t = confirmed.table
+    outside = int(t.loc[t["confirm_games"] == 0, "class"].iloc[0]) if (
+        t["confirm_games"] == 0
+    ).any() else 10_000
+    for bad, message in [
+        ([outside], "was not confirmed"),
+        ("12", "sequence of class indices"),
+        ([True], "class indices"),
+    ]:
+        with pytest.raises(GenialError, match=message):
+            confirmed.replay(bad, games=8)
+    with pytest.raises(GenialError, match="games"):
+        confirmed.replay(games=0)
+    with pytest.raises(GenialError, match="confirmed table"):
+        book(2).replay(games=8)
